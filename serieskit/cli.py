@@ -1,0 +1,188 @@
+"""`series-lint` / `python scripts/lint.py`: check posts against the series conventions.
+
+Exit status: 0 clean, 1 errors found (warnings too with --strict), 2 usage or internal error.
+"""
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import sys
+from pathlib import Path
+
+from . import report
+from .config import CONVENTIONS_FILE, ConfigError, load_conventions
+from .engine import lint
+from .fix import planned_changes, unified_diff, write_atomic
+from .loader import load_site
+from .model import SERIES_DIR
+from .rules import REGISTRY
+
+MAX_FIX_ROUNDS = 5
+
+
+class UsageError(Exception):
+    pass
+
+
+def find_root(start: Path) -> Path:
+    """The nearest folder at or above `start` holding conventions.yml (else `start`)."""
+    for d in [start, *start.parents]:
+        if (d / CONVENTIONS_FILE).is_file() and (d / SERIES_DIR).is_dir():
+            return d
+    for d in [start, *start.parents]:
+        if (d / CONVENTIONS_FILE).is_file():
+            return d
+    return start
+
+
+def _codes(values: list[str] | None) -> set[str] | None:
+    if not values:
+        return None
+    out = {c.strip().upper() for v in values for c in v.split(",") if c.strip()}
+    for c in out:
+        if c not in REGISTRY and not any(code.startswith(c) for code in REGISTRY):
+            raise UsageError(f"unknown rule code or prefix `{c}` (see --list-rules)")
+    return out
+
+
+def _date(value: str) -> dt.date:
+    try:
+        return dt.date.fromisoformat(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"`{value}` is not a date (YYYY-MM-DD)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="series-lint",
+        description="Check Markdown posts under series/ against the series' writing conventions.",
+        epilog="Exit status: 0 clean, 1 errors (or warnings with --strict), 2 usage or internal error.")
+    p.add_argument("paths", nargs="*", help="posts or folders to check (default: the whole of series/)")
+    p.add_argument("--root", type=Path, help="project root (default: nearest folder with conventions.yml)")
+    p.add_argument("--format", choices=sorted(report.FORMATS), default="text")
+    p.add_argument("--strict", action="store_true", help="warnings fail too (exit 1)")
+    p.add_argument("--verbose", "-v", action="store_true", help="also show info findings")
+    p.add_argument("--select", action="append", metavar="CODES", help="only these codes or prefixes (comma-separated)")
+    p.add_argument("--ignore", action="append", metavar="CODES", help="skip these codes or prefixes (comma-separated)")
+    p.add_argument("--fix", action="store_true", help="apply safe auto-fixes in place (atomic writes)")
+    p.add_argument("--diff", action="store_true", help="print what --fix would change, change nothing")
+    p.add_argument("--explain", metavar="CODE", help="print a rule's documentation")
+    p.add_argument("--list-rules", action="store_true", help="list every rule")
+    p.add_argument("--today", type=_date, help="date for staleness checks (default: SOURCE_DATE_EPOCH or today)")
+    return p
+
+
+def explain(code: str) -> str:
+    rule = REGISTRY.get(code.upper())
+    if rule is None:
+        raise UsageError(f"unknown rule code `{code}` (see --list-rules)")
+    scope = "series posts" if rule.scope == "series" else ("project files" if rule.target == "site" else "every post")
+    fix = "yes" if rule.fixable else "no"
+    return f"{rule.code} ({rule.slug}) — {rule.severity}, applies to {scope}, auto-fix: {fix}\n\n{rule.doc()}\n"
+
+
+def _resolve_paths(root: Path, paths: list[str]) -> set[str] | None:
+    if not paths:
+        return None
+    out: set[str] = set()
+    for raw in paths:
+        p = Path(raw)
+        p = (Path.cwd() / p) if not p.is_absolute() else p
+        if not p.exists() and not p.is_symlink():
+            raise UsageError(f"{raw}: no such file or folder")
+        try:
+            rel = p.absolute().relative_to(root.absolute()).as_posix()
+        except ValueError:
+            try:
+                rel = p.resolve().relative_to(root.resolve()).as_posix()
+            except ValueError:
+                raise UsageError(f"{raw}: not inside the project root {root}")
+        out.add(rel)
+    return out
+
+
+def _expand(site, wanted: set[str] | None) -> set[str] | None:
+    """Turn folders into the posts and manifests under them."""
+    if wanted is None:
+        return None
+    files = {p.rel for p in site.posts} | {s.manifest_rel for s in site.series.values()} | {
+        s.glossary_rel for s in site.series.values() if s.glossary_rel} | {f.path for f in site.fs_problems}
+    out = set()
+    for w in wanted:
+        if w in ("", "."):
+            return None
+        matched = {f for f in files if f == w or f.startswith(w.rstrip("/") + "/")}
+        out |= matched or {w}
+    return out
+
+
+def run(argv: list[str] | None = None, out=None, err=None) -> int:
+    out = out or sys.stdout
+    err = err or sys.stderr
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:
+        return 0 if exc.code == 0 else 2
+    try:
+        if args.list_rules:
+            for r in REGISTRY.values():
+                out.write(f"{r.code:8} {r.severity:8} {r.slug:28} {r.doc_sections()['summary']}\n")
+            return 0
+        if args.explain:
+            out.write(explain(args.explain))
+            return 0
+        select, ignore = _codes(args.select), _codes(args.ignore)
+        root = (args.root or find_root(Path.cwd())).resolve()
+        conv = load_conventions(root / CONVENTIONS_FILE)
+        wanted = _resolve_paths(root, args.paths)
+        site = load_site(root, conv, today=args.today)
+        only = _expand(site, wanted)
+        findings = lint(site, only, select, ignore)
+        if args.fix or args.diff:
+            changed_any = False
+            for _ in range(MAX_FIX_ROUNDS):
+                changes = planned_changes(site, findings)
+                if not changes:
+                    break
+                changed_any = True
+                for rel, (post, data, n) in sorted(changes.items()):
+                    if args.diff:
+                        out.write(unified_diff(post, data))
+                    else:
+                        write_atomic(post.path, data)
+                        err.write(f"fixed {n} finding{'s' if n != 1 else ''} in {rel}\n")
+                if args.diff:
+                    break
+                site = load_site(root, conv, today=args.today, previous=site)
+                findings = lint(site, only, select, ignore)
+            if args.diff:
+                return 1 if changed_any else 0
+        shown = [f for f in findings if args.verbose or f.severity != "info"]
+        out.write(report.FORMATS[args.format](shown, root))
+        if args.format == "text":
+            err.write(report.summary(shown))
+        if any(f.code == "SPEC002" for f in findings):
+            return 2
+        if any(f.severity == "error" for f in findings):
+            return 1
+        if args.strict and any(f.severity == "warning" for f in findings):
+            return 1
+        return 0
+    except UsageError as exc:
+        err.write(f"series-lint: error: {exc}\n")
+        return 2
+    except ConfigError as exc:
+        err.write(f"{exc.path}:{exc.line}:1: {exc.message}\n")
+        return 2
+    except KeyboardInterrupt:
+        err.write("series-lint: interrupted\n")
+        return 2
+
+
+def main() -> None:
+    sys.exit(run())
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,108 @@
+"""Run the rules over a loaded site: severities (defaults, per-series switches), suppression
+comments, select/ignore, and isolation (a rule that crashes reports SPEC002 and the rest go on).
+"""
+from __future__ import annotations
+
+import re
+import traceback
+from dataclasses import dataclass, field
+
+from .config import Conventions
+from .model import Finding, Post, Series, Site
+from .rules import REGISTRY, Rule
+from .suppress import suppressions
+
+
+
+@dataclass
+class Ctx:
+    site: Site
+    conv: Conventions
+    series: Series | None = None
+
+    @property
+    def today(self):
+        return self.site.today
+
+
+def severity_for(rule: Rule, series: Series | None) -> str:
+    if series is not None:
+        sw = series.rules.get(rule.code)
+        if sw:
+            return sw
+    return rule.severity
+
+
+def _wanted(code: str, select: set[str] | None, ignore: set[str] | None) -> bool:
+    def match(spec: set[str]) -> bool:
+        return any(code == s or (s.isalpha() and code.startswith(s)) for s in spec)
+    if select and not match(select):
+        return False
+    if ignore and match(ignore):
+        return False
+    return True
+
+
+def applies(rule: Rule, post: Post, site: Site) -> bool:
+    if rule.scope == "series":
+        return site.series_of(post) is not None
+    return True
+
+
+def lint_post(post: Post, site: Site, select=None, ignore=None) -> list[Finding]:
+    series = site.series_of(post)
+    ctx = Ctx(site, site.conv, series)
+    sup = suppressions(post)
+    out: list[Finding] = []
+    for code, rule in REGISTRY.items():
+        if rule.target != "post" or not _wanted(code, select, ignore) or not applies(rule, post, site):
+            continue
+        sev = severity_for(rule, series)
+        if sev == "off":
+            continue
+        try:
+            hits = list(rule.check(post, ctx))
+        except Exception as exc:  # a crashing rule is a bug: report it and go on
+            where = traceback.extract_tb(exc.__traceback__)[-1]
+            out.append(Finding(post.rel, 1, 1, "SPEC002", "error",
+                               f"internal error in rule {code} ({rule.slug}): {type(exc).__name__}: {exc} "
+                               f"[{where.filename.rsplit('/', 1)[-1]}:{where.lineno}]; please report it"))
+            continue
+        for h in hits:
+            if code in sup.file_codes or code in sup.by_line.get(h.line, ()):
+                continue
+            out.append(Finding(h.path or post.rel, h.line, h.col, code, sev, h.message, h.fix))
+    return out
+
+
+def lint(site: Site, only: set[str] | None = None, select: set[str] | None = None,
+         ignore: set[str] | None = None) -> list[Finding]:
+    """All findings of the site (or of the files in `only`, by repo-relative path), sorted."""
+    findings: list[Finding] = []
+    for post in site.posts:
+        if only is not None and post.rel not in only:
+            continue
+        findings.extend(lint_post(post, site, select, ignore))
+    ctx = Ctx(site, site.conv)
+    for code, rule in REGISTRY.items():
+        if rule.target != "site" or not _wanted(code, select, ignore):
+            continue
+        try:
+            for h in rule.check_site(ctx):
+                if only is None or _site_hit_wanted(h.path or "", site, only):
+                    findings.append(Finding(h.path or "", h.line, h.col, code, rule.severity, h.message, h.fix))
+        except Exception as exc:
+            findings.append(Finding("series", 1, 1, "SPEC002", "error",
+                                    f"internal error in rule {code}: {type(exc).__name__}: {exc}; please report it"))
+    findings.sort(key=Finding.sort_key)
+    return findings
+
+
+def _site_hit_wanted(path: str, site: Site, only: set[str]) -> bool:
+    """A site-level finding is shown when its file is linted, or a post of its series is."""
+    if path in only:
+        return True
+    for s in site.series.values():
+        if path in (s.manifest_rel, s.glossary_rel):
+            return any(p.rel in only for p in site.posts if p.series_slug == s.slug)
+    return any(path.startswith(o.rstrip("/") + "/") or o.startswith(path + "/") for o in only)

@@ -1,0 +1,131 @@
+"""Frontmatter: split it off the raw text and load it as YAML with each key's line and column.
+
+Dates stay strings (PyYAML would resolve `2026-13-45` itself and raise ValueError); the FMT rules
+validate them. Every failure becomes a `FrontmatterError` with a line in the raw file.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import yaml
+
+
+class _Loader(yaml.SafeLoader):
+    """SafeLoader without the timestamp resolver: dates are validated by the rules, not by PyYAML."""
+
+
+_Loader.yaml_implicit_resolvers = {
+    ch: [(tag, rx) for tag, rx in resolvers if tag != "tag:yaml.org,2002:timestamp"]
+    for ch, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+
+
+@dataclass
+class FrontmatterError:
+    line: int
+    column: int
+    message: str
+
+
+@dataclass
+class Frontmatter:
+    data: dict | None = None
+    start: int = 0            # line of the opening `---` (1-based); 0 when there is none
+    end: int = 0              # line of the closing `---`
+    key_pos: dict[str, tuple[int, int]] = field(default_factory=dict)    # key -> (line, col) of the key
+    value_pos: dict[str, tuple[int, int]] = field(default_factory=dict)  # key -> (line, col) of the value
+    duplicate_keys: list[tuple[str, int, int]] = field(default_factory=list)
+    error: FrontmatterError | None = None
+
+
+def yaml_error(exc: Exception, text: str, offset: int = 0) -> tuple[int, int, str]:
+    """(line, column, message) of a YAML error, 1-based within `text` (lines named in the message
+    are shifted by `offset`, the text's first line in its file, minus one).
+
+    When PyYAML stops at the end of the text (an unclosed bracket or quote), the error is placed
+    where the unclosed construct started, which is where the author has to look.
+    """
+    mark = getattr(exc, "problem_mark", None)
+    ctx = getattr(exc, "context_mark", None)
+    problem = str(getattr(exc, "problem", None) or exc)
+    context = getattr(exc, "context", None)
+    last_line = text.rstrip("\n").count("\n")
+    if mark is not None and ctx is not None and (mark.line > last_line or "end of the stream" in problem
+                                                 or "<stream end>" in problem):
+        return ctx.line + 1, ctx.column + 1, f"{context} that is never closed ({problem})"
+    if mark is None:
+        mark = ctx
+    if context and ctx is not None and ctx.line != getattr(mark, "line", None):
+        problem = f"{problem} ({context} on line {ctx.line + 1 + offset})"
+    return ((mark.line + 1) if mark else 1, (mark.column + 1) if mark else 1, problem)
+
+
+def split(lines: list[str]) -> tuple[int, int]:
+    """Return (start, end) 1-based lines of the `---` delimiters, or (0, 0) when there is no block.
+
+    An opening `---` without a closing one returns (1, -1).
+    """
+    if not lines or lines[0].rstrip() != "---":
+        return 0, 0
+    for i in range(1, len(lines)):
+        if lines[i].rstrip() in ("---", "..."):
+            return 1, i + 1
+    return 1, -1
+
+
+def parse(lines: list[str]) -> Frontmatter:
+    start, end = split(lines)
+    fm = Frontmatter(start=start, end=end)
+    if start == 0:
+        fm.error = FrontmatterError(1, 1, "no frontmatter: a post starts with a `---` line, YAML keys, and `---`")
+        return fm
+    if end == -1:
+        fm.end = 0
+        fm.error = FrontmatterError(1, 1, "the frontmatter is never closed: add a `---` line after the YAML keys")
+        return fm
+    text = "\n".join(lines[start:end - 1])
+    offset = start  # YAML line 0 is raw line start+1
+    loader = _Loader(text)
+    try:
+        node = loader.get_single_node()
+    except yaml.YAMLError as exc:
+        loader.dispose()
+        line0, col, problem = yaml_error(exc, text, offset)
+        line = offset + line0
+        if "\\t" in str(problem) or "tab" in str(problem).lower():
+            problem = f"{problem} (YAML does not allow tabs for indentation; use spaces)"
+        fm.error = FrontmatterError(line, col, f"the frontmatter YAML does not parse: {problem}")
+        return fm
+    if node is None:
+        loader.dispose()
+        fm.error = FrontmatterError(start, 1, "the frontmatter is empty: it needs at least title, slug and date")
+        return fm
+    if not isinstance(node, yaml.MappingNode):
+        loader.dispose()
+        kind = "a list" if isinstance(node, yaml.SequenceNode) else "a plain value"
+        fm.error = FrontmatterError(offset + 1 + node.start_mark.line, node.start_mark.column + 1,
+                                    f"the frontmatter must be a mapping of keys, not {kind}")
+        return fm
+    seen: dict[str, int] = {}
+    for key_node, value_node in node.value:
+        key = key_node.value if isinstance(key_node, yaml.ScalarNode) else str(key_node.value)
+        pos = (offset + 1 + key_node.start_mark.line, key_node.start_mark.column + 1)
+        if key in seen:
+            fm.duplicate_keys.append((key, *pos))
+        seen[key] = pos[0]
+        fm.key_pos[str(key)] = pos
+        fm.value_pos[str(key)] = (offset + 1 + value_node.start_mark.line, value_node.start_mark.column + 1)
+    try:
+        data = loader.construct_document(node)
+    except (yaml.YAMLError, ValueError, TypeError, RecursionError) as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = offset + 1 + (mark.line if mark else 0)
+        fm.error = FrontmatterError(line, 1, f"the frontmatter YAML does not load: {getattr(exc, 'problem', None) or exc}")
+        return fm
+    finally:
+        loader.dispose()
+    if not isinstance(data, dict):
+        fm.error = FrontmatterError(start + 1, 1, "the frontmatter must be a mapping of keys")
+        return fm
+    fm.data = {str(k): v for k, v in data.items()}
+    return fm

@@ -1,0 +1,343 @@
+"""The post, series and site model. Each raw file is read and parsed once per run; the loader,
+the rules and the renderers all take the same `Post`. `Site` holds the indexes that cross-post
+checks use (by slug, by series and order, by title, by site path), built once per run.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import math
+import os
+import posixpath
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import unquote
+
+from . import frontmatter as fmmod
+from .config import Conventions
+from .markdown import Body, parse_body
+
+SERIES_DIR = "series"
+MANIFEST = "series.yml"
+DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+SLUG_RE = re.compile(r"^[a-z0-9-]+$")
+CJK_RE = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002ffff]")
+WORD_RE = re.compile(r"[A-Za-z0-9]+(?:[-'.][A-Za-z0-9]+)*")
+SCHEME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:|^//")
+
+# Pages the build generates at the root of the site; links to them are valid.
+GENERATED_PAGES = ("tags.md", "archive.md", "rules.md")
+SERIES_INDEX = "index.md"
+
+
+def parse_date(value) -> dt.date | None:
+    if isinstance(value, dt.date) and not isinstance(value, dt.datetime):
+        return value
+    if isinstance(value, str) and DATE_RE.match(value.strip()):
+        try:
+            return dt.date.fromisoformat(value.strip())
+        except ValueError:
+            return None
+    return None
+
+
+@dataclass
+class Edit:
+    """Replace columns [start, end) of a raw line (1-based, end exclusive) with `text`."""
+    line: int
+    start: int
+    end: int
+    text: str
+
+
+@dataclass
+class Finding:
+    path: str
+    line: int
+    column: int
+    code: str
+    severity: str
+    message: str
+    fix: list[Edit] | None = None
+
+    @property
+    def fixable(self) -> bool:
+        return bool(self.fix)
+
+    def sort_key(self):
+        return (self.path, self.line, self.column, self.code, self.message)
+
+
+@dataclass
+class Stats:
+    cjk_chars: int
+    words: int
+    minutes: int
+
+
+class Post:
+    """One Markdown file under series/, decoded and parsed once."""
+
+    def __init__(self, root: Path, path: Path, data: bytes, mtime_ns: int = 0):
+        self.root = root
+        self.path = path
+        self.rel = path.relative_to(root).as_posix()
+        self.mtime_ns = mtime_ns
+        self.size = len(data)
+        parts = path.relative_to(root / SERIES_DIR).parts
+        self.area = parts[0] if len(parts) > 1 else ""
+        self.site_path = "/".join(parts)  # path in the built site's source tree, e.g. train-infer-accel/x.md
+        self.decode_error: tuple[int, int, str] | None = None
+        self.bom = data.startswith(b"\xef\xbb\xbf")
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            before = data[:exc.start]
+            line = before.count(b"\n") + 1
+            col = len(before[before.rfind(b"\n") + 1:].decode("utf-8", "replace")) + 1
+            self.decode_error = (line, col, f"byte 0x{data[exc.start]:02x} is not valid UTF-8")
+            text = data.decode("utf-8-sig", "replace")
+        self.text = text
+        raw_lines = text.split("\n")
+        self.lines: list[str] = []
+        self.endings: list[str] = []
+        for i, line in enumerate(raw_lines):
+            last = i == len(raw_lines) - 1
+            if line.endswith("\r"):
+                self.lines.append(line[:-1])
+                self.endings.append("\r\n")
+            else:
+                self.lines.append(line)
+                self.endings.append("" if last else "\n")
+        if self.lines and self.lines[-1] == "" and len(self.lines) > 1:
+            # a trailing newline does not make an extra (empty) line
+            self.lines.pop()
+            self.endings.pop()
+        self.fm = fmmod.parse(self.lines)
+        self.meta: dict = self.fm.data if isinstance(self.fm.data, dict) else {}
+        self.body_start = self.fm.end + 1 if self.fm.end else (1 if self.fm.start == 0 else 2)
+        self.body: Body = parse_body(self.lines, self.body_start)
+        self._stats: Stats | None = None
+
+    # --- raw access ---------------------------------------------------------------------------
+    def line(self, n: int) -> str:
+        return self.lines[n - 1] if 1 <= n <= len(self.lines) else ""
+
+    def prose(self, n: int) -> str:
+        return self.body.prose.get(n, "")
+
+    @property
+    def nlines(self) -> int:
+        return len(self.lines)
+
+    def pos(self, key: str) -> tuple[int, int]:
+        """(line, col) of a frontmatter key's value, or of the frontmatter's start."""
+        return self.fm.value_pos.get(key) or self.fm.key_pos.get(key) or (max(self.fm.start, 1), 1)
+
+    def serialize(self, lines: list[str] | None = None) -> bytes:
+        lines = self.lines if lines is None else lines
+        out = "".join(l + e for l, e in zip(lines, self.endings))
+        if len(lines) > len(self.endings):
+            out += "".join(l + "\n" for l in lines[len(self.endings):])
+        return (b"\xef\xbb\xbf" if self.bom else b"") + out.encode("utf-8")
+
+    # --- frontmatter accessors (tolerant: wrong types give None; FMT rules report them) ----------
+    def _str(self, key: str) -> str | None:
+        v = self.meta.get(key)
+        return v.strip() if isinstance(v, str) and v.strip() else None
+
+    @property
+    def title(self) -> str:
+        return self._str("title") or Path(self.rel).stem
+
+    @property
+    def slug(self) -> str:
+        s = self._str("slug")
+        return s if s and SLUG_RE.match(s) else Path(self.rel).stem
+
+    @property
+    def series_slug(self) -> str | None:
+        return self._str("series")
+
+    @property
+    def order(self) -> int | None:
+        v = self.meta.get("order")
+        return v if isinstance(v, int) and not isinstance(v, bool) else None
+
+    @property
+    def date(self) -> dt.date | None:
+        return parse_date(self.meta.get("date"))
+
+    @property
+    def updated(self) -> dt.date | None:
+        return parse_date(self.meta.get("updated"))
+
+    @property
+    def last_update(self) -> dt.date | None:
+        return self.updated or self.date
+
+    @property
+    def author(self) -> str | None:
+        return self._str("author")
+
+    @property
+    def summary(self) -> str | None:
+        return self._str("summary")
+
+    @property
+    def tags(self) -> list[str]:
+        v = self.meta.get("tags")
+        return [t.strip() for t in v if isinstance(t, str) and t.strip()] if isinstance(v, list) else []
+
+    @property
+    def is_draft(self) -> bool:
+        return self.meta.get("status") == "draft"
+
+    @property
+    def short_title(self) -> str:
+        return re.split(r"[：:]", self.title, 1)[0].strip()
+
+    @property
+    def url_dir(self) -> str:
+        """The post's URL path relative to the site root: `<area>/<slug>/`."""
+        return f"{self.area}/{self.slug}/" if self.area else f"{self.slug}/"
+
+    # --- derived --------------------------------------------------------------------------------
+    def lead_range(self) -> range:
+        """Body lines before the first heading of level 1 or 2."""
+        end = next((h.line for h in self.body.headings if h.level <= 2), self.nlines + 1)
+        return range(self.body_start, end)
+
+    def stats(self, conv: Conventions) -> Stats:
+        if self._stats is None:
+            cjk = words = 0
+            for ln in range(self.body_start, self.nlines + 1):
+                if ln in self.body.in_code:
+                    continue
+                t = self.body.prose.get(ln, "")
+                cjk += len(CJK_RE.findall(t))
+                words += len(WORD_RE.findall(t))
+            minutes = max(1, math.ceil(cjk / conv.cjk_chars_per_minute + words / conv.words_per_minute))
+            self._stats = Stats(cjk, words, minutes)
+        return self._stats
+
+
+@dataclass
+class Planned:
+    title: str
+    order: int | None
+    summary: str
+    line: int
+
+
+@dataclass
+class GlossaryEntry:
+    term: str
+    en: str
+    abbr: str
+    desc: str
+    post: str
+    aliases: list[str]
+    line: int
+
+
+@dataclass
+class Series:
+    slug: str
+    dir: Path
+    manifest_rel: str
+    title: str = ""
+    index_title: str = ""
+    description: str = ""
+    author: str = ""
+    standing_examples: list[str] = field(default_factory=list)
+    stale_after_days: int = 180
+    timely: bool = False
+    planned: list[Planned] = field(default_factory=list)
+    rules: dict[str, str] = field(default_factory=dict)
+    glossary_rel: str | None = None
+    glossary: list[GlossaryEntry] = field(default_factory=list)
+    problems: list[tuple[str, str, int, int, str, str]] = field(default_factory=list)  # (path, code, line, col, sev, msg)
+    key_lines: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def index_site_path(self) -> str:
+        return f"{self.slug}/{SERIES_INDEX}"
+
+
+def nfkc(s: str) -> str:
+    return unicodedata.normalize("NFKC", s).strip()
+
+
+class Site:
+    """Everything under series/ plus the site pages known to the build, with indexes."""
+
+    def __init__(self, root: Path, conventions: Conventions, posts: list[Post], series: dict[str, Series],
+                 site_files: set[str], fs_problems: list[Finding], today: dt.date):
+        self.root = root
+        self.conv = conventions
+        self.posts = sorted(posts, key=lambda p: p.rel)
+        self.series = series
+        self.site_files = site_files        # non-page files of the site (images...) by site path
+        self.fs_problems = fs_problems
+        self.today = today
+        self.by_site_path = {p.site_path: p for p in self.posts}
+        self.by_rel = {p.rel: p for p in self.posts}
+        self.by_slug: dict[str, list[Post]] = {}
+        self.by_series_order: dict[tuple[str, int], list[Post]] = {}
+        self.by_title: dict[str, list[Post]] = {}
+        for p in self.posts:
+            self.by_slug.setdefault(p.slug, []).append(p)
+            if p.series_slug and p.order is not None:
+                self.by_series_order.setdefault((p.series_slug, p.order), []).append(p)
+            for t in {nfkc(p.title), nfkc(p.short_title)}:
+                self.by_title.setdefault(t, []).append(p)
+        self.pages: set[str] = set(self.by_site_path)
+        self.pages.update(GENERATED_PAGES)
+        self.pages.update(s.index_site_path for s in series.values())
+
+    # --- queries ---------------------------------------------------------------------------------
+    def series_of(self, post: Post) -> Series | None:
+        """The series a post belongs to: its `series:` key names a manifest."""
+        s = post.series_slug
+        return self.series.get(s) if s else None
+
+    def series_posts(self, slug: str, include_drafts: bool = True) -> list[Post]:
+        posts = [p for p in self.posts if p.series_slug == slug and (include_drafts or not p.is_draft)]
+        return sorted(posts, key=lambda p: (p.order if p.order is not None else 10 ** 9, p.rel))
+
+    def published(self, post: Post) -> bool:
+        return not post.is_draft
+
+    def resolve(self, post: Post, href: str) -> tuple[str, str | None]:
+        """Resolve a link of `post`. Returns (kind, detail):
+
+        ("external", url) | ("anchor", None) | ("page", site_path) | ("file", site_path)
+        | ("missing", site_path) | ("outside", href)
+        """
+        h = href.strip()
+        if SCHEME_RE.match(h):
+            return "external", h
+        path = re.split(r"[#?]", h, 1)[0]
+        if not path:
+            return "anchor", None
+        path = unquote(path)
+        if path.startswith("/"):
+            target = posixpath.normpath(path.lstrip("/"))
+        else:
+            base = posixpath.dirname(post.site_path)
+            target = posixpath.normpath(posixpath.join(base, path))
+        if target == ".." or target.startswith("../") or target.startswith("/"):
+            return "outside", href
+        if target in self.pages:
+            return "page", target
+        if target in self.site_files:
+            return "file", target
+        return "missing", target
+
+    def post_at(self, site_path: str) -> Post | None:
+        return self.by_site_path.get(site_path)
+
+    def rel_link(self, post: Post, target_site_path: str) -> str:
+        return posixpath.relpath(target_site_path, posixpath.dirname(post.site_path) or ".")

@@ -1,0 +1,93 @@
+"""Reporters: text (`path:line:col: CODE [severity] message`), json, GitHub annotations, SARIF 2.1.0."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from . import __version__
+from .model import Finding
+from .rules import REGISTRY
+
+SARIF_LEVEL = {"error": "error", "warning": "warning", "info": "note"}
+GITHUB_LEVEL = {"error": "error", "warning": "warning", "info": "notice"}
+
+
+def text(findings: list[Finding], root=None) -> str:
+    lines = [f"{f.path}:{f.line}:{f.column}: {f.code} [{f.severity}] {f.message}" for f in findings]
+    return "\n".join(lines) + ("\n" if lines else "")
+
+
+def summary(findings: list[Finding]) -> str:
+    if not findings:
+        return "No findings.\n"
+    counts = {s: sum(1 for f in findings if f.severity == s) for s in ("error", "warning", "info")}
+    parts = [f"{n} {s}{'s' if n != 1 else ''}" for s, n in counts.items() if n]
+    fixable = sum(1 for f in findings if f.fixable)
+    tail = f" ({fixable} fixable with --fix)" if fixable else ""
+    return f"Found {', '.join(parts)}{tail}.\n"
+
+
+def as_json(findings: list[Finding], root=None) -> str:
+    return json.dumps([{"path": f.path, "line": f.line, "column": f.column, "code": f.code,
+                        "severity": f.severity, "message": f.message, "fixable": f.fixable}
+                       for f in findings], ensure_ascii=False, indent=2) + "\n"
+
+
+def _gh_escape(s: str, prop: bool = False) -> str:
+    s = s.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    if prop:
+        s = s.replace(":", "%3A").replace(",", "%2C")
+    return s
+
+
+def github(findings: list[Finding], root=None) -> str:
+    out = []
+    for f in findings:
+        props = f"file={_gh_escape(f.path, True)},line={f.line},col={f.column},title={_gh_escape(f.code, True)}"
+        out.append(f"::{GITHUB_LEVEL[f.severity]} {props}::{_gh_escape(f'{f.code} {f.message}')}")
+    return "\n".join(out) + ("\n" if out else "")
+
+
+def sarif(findings: list[Finding], root=None) -> str:
+    rules = list(REGISTRY.values())
+    index = {r.code: i for i, r in enumerate(rules)}
+    driver_rules = []
+    for r in rules:
+        d = r.doc_sections()
+        driver_rules.append({
+            "id": r.code,
+            "name": r.slug,
+            "shortDescription": {"text": d.get("summary", r.slug)},
+            "fullDescription": {"text": d.get("what", d.get("summary", ""))},
+            "help": {"text": r.doc()},
+            "defaultConfiguration": {"level": SARIF_LEVEL[r.severity]},
+            "properties": {"tags": [r.family, r.scope]},
+        })
+    results = []
+    for f in findings:
+        res = {
+            "ruleId": f.code,
+            "level": SARIF_LEVEL[f.severity],
+            "message": {"text": f.message},
+            "locations": [{"physicalLocation": {
+                "artifactLocation": {"uri": f.path, "uriBaseId": "%SRCROOT%"},
+                "region": {"startLine": f.line, "startColumn": f.column},
+            }}],
+        }
+        if f.code in index:
+            res["ruleIndex"] = index[f.code]
+        results.append(res)
+    doc = {
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {"name": "series-lint", "version": __version__, "rules": driver_rules}},
+            "columnKind": "unicodeCodePoints",
+            **({"originalUriBaseIds": {"%SRCROOT%": {"uri": Path(root).resolve().as_uri() + "/"}}} if root else {}),
+            "results": results,
+        }],
+    }
+    return json.dumps(doc, ensure_ascii=False, indent=2) + "\n"
+
+
+FORMATS = {"text": text, "json": as_json, "github": github, "sarif": sarif}

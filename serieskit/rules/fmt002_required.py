@@ -1,0 +1,43 @@
+from . import Hit, Rule
+
+REQUIRED = ("title", "slug", "date")
+
+
+class RequiredKey(Rule):
+    """Every post has `title`, `slug` and `date`; a series post also has `order`.
+
+    What:
+    A required frontmatter key is missing: `title`, `slug`, `date`, and `order` when `series` is set.
+
+    Why:
+    The slug makes the URL, the date orders the archive and the feed, and `order` places the post
+    in its series (previous / next, "第 k / n 篇").
+
+    Bad:
+    ---
+    title: "Speculative Decoding 实战"
+    series: train-infer-accel
+    ---
+
+    Good:
+    ---
+    title: "Speculative Decoding 实战"
+    slug: speculative-decoding-eagle3
+    date: 2026-05-08
+    series: train-infer-accel
+    order: 14
+    ---
+    """
+    code, slug, severity = "FMT002", "required-key", "error"
+    family = "FMT"
+
+    def check(self, post, ctx):
+        if post.fm.data is None:
+            return
+        line = post.fm.end or post.fm.start or 1
+        missing = [k for k in REQUIRED if k not in post.meta or post.meta[k] in (None, "")]
+        if "series" in post.meta and ("order" not in post.meta or post.meta["order"] is None):
+            missing.append("order")
+        for key in missing:
+            why = " (required because `series` is set)" if key == "order" else ""
+            yield Hit(line, 1, f"frontmatter is missing `{key}`{why}")

@@ -1,0 +1,37 @@
+from ..lead import sister_line
+from . import Hit, Rule
+
+
+class SisterLineMissing(Rule):
+    """A series post has a sister-post line in its lead.
+
+    What:
+    Before the first `##` heading there is no paragraph starting with `姊妹篇：`.
+
+    Why:
+    Every post of the series tells the reader where it sits: the posts it builds on and the ones
+    that continue it. Readers arriving from search need that map.
+
+    Bad:
+    本文拆解 EAGLE-3 的原理。
+
+    ## 零、本文骨架
+
+    Good:
+    本文拆解 EAGLE-3 的原理。
+
+    姊妹篇：[训推加速技术地图](tech-map.md) · [效率指标全景](metrics-panorama.md)（TPOT 定义） · CUDA Graph 实战（在做）
+
+    ## 零、本文骨架
+    """
+    code, slug, severity, scope = "SIS001", "sister-line-missing", "error", "series"
+    family = "SIS"
+
+    def check(self, post, ctx):
+        if post.fm.data is None:
+            return
+        if sister_line(post, ctx.conv) is None:
+            first = next((h for h in post.body.headings if h.level <= 2), None)
+            line = first.line if first else post.body_start
+            yield Hit(line, 1, f"no sister-post line: add a paragraph starting with `{ctx.conv.sister_prefix}` "
+                               f"before the first `##` heading")

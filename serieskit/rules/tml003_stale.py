@@ -1,0 +1,35 @@
+from . import Hit, Rule
+from .tml001_missing import is_timely
+
+
+class Stale(Rule):
+    """A timely post was updated within the series' staleness window.
+
+    What:
+    The post's last update (`updated`, else `date`) is more than `stale_after_days` (manifest;
+    default 180) before the build date. The build date is `--today`, else SOURCE_DATE_EPOCH, else
+    today. Readers see a "可能已过时" notice on the post until it is refreshed.
+
+    Why:
+    Stale acceleration advice is worse than none: flags get renamed, kernels get replaced. The
+    warning reminds the author to re-check the post and bump `updated`.
+
+    Bad:
+    updated: 2025-01-10   # built on 2026-05-08: 483 days old
+
+    Good:
+    updated: 2026-04-20   # re-checked and bumped
+    """
+    code, slug, severity, scope = "TML003", "stale", "warning", "series"
+    family = "TML"
+
+    def check(self, post, ctx):
+        last = post.last_update
+        if last is None or post.fm.data is None or not is_timely(post, ctx):
+            return
+        days = ctx.series.stale_after_days if ctx.series else ctx.conv.stale_after_days
+        age = (ctx.today - last).days
+        if age > days:
+            key = "updated" if post.updated else "date"
+            yield Hit(*post.pos(key), f"last updated {last.isoformat()}, {age} days before {ctx.today.isoformat()} "
+                                      f"(stale after {days}); re-check the post and bump `updated`")

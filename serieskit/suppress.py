@@ -1,0 +1,55 @@
+"""Suppression comments: `<!-- spec-disable-next-line CODE[, CODE]: reason -->` silences those codes
+on the next line, `<!-- spec-disable CODE: reason -->` in the whole file. A suppression without a
+known code or without a reason silences nothing and is itself reported (SPEC001).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from .model import Post
+
+SUPPRESS = re.compile(r"^\s*spec-disable(?P<next>-next-line)?(?:\s+(?P<body>.*?))?\s*$", re.S)
+SUPPRESS_BODY = re.compile(r"^(?P<codes>[A-Za-z]+\d+(?:\s*,\s*[A-Za-z]+\d+)*)\s*(?::\s*(?P<reason>.*))?$", re.S)
+
+
+@dataclass
+class Suppressions:
+    file_codes: set[str] = field(default_factory=set)
+    by_line: dict[int, set[str]] = field(default_factory=dict)
+    problems: list = field(default_factory=list)   # Hits for SPEC001
+
+
+def suppressions(post: Post) -> Suppressions:
+    """Parse `<!-- spec-disable[-next-line] CODE[, CODE]: reason -->` comments of a post."""
+    cache = post.__dict__.get("_suppress")
+    if cache is not None:
+        return cache
+    from .rules import REGISTRY, Hit  # the registry imports the rules, which import this module
+    out = Suppressions()
+    for c in post.body.comments:
+        m = SUPPRESS.match(c.text)
+        if not m:
+            continue
+        body = (m.group("body") or "").strip()
+        bm = SUPPRESS_BODY.match(body)
+        if not bm:
+            out.problems.append(Hit(c.start, c.start_col,
+                                    "suppression without a rule code: write `spec-disable-next-line CODE: reason`"))
+            continue
+        codes = [x.strip().upper() for x in bm.group("codes").split(",")]
+        reason = (bm.group("reason") or "").strip()
+        bad = [x for x in codes if x not in REGISTRY]
+        if bad:
+            out.problems.append(Hit(c.start, c.start_col, f"suppression names unknown rule code(s): {', '.join(bad)}"))
+            continue
+        if not reason:
+            out.problems.append(Hit(c.start, c.start_col,
+                                    f"suppression of {', '.join(codes)} needs a reason: `{', '.join(codes)}: why this is fine`"))
+            continue
+        if m.group("next"):
+            out.by_line.setdefault(c.end + 1, set()).update(codes)
+        else:
+            out.file_codes.update(codes)
+    post.__dict__["_suppress"] = out
+    return out
