@@ -1,0 +1,50 @@
+/*
+ * Mermaid, loaded on demand from the site itself.
+ *
+ * Material for MkDocs renders every `pre.mermaid` with the global `mermaid` if one exists, and
+ * downloads mermaid from unpkg.com otherwise. This file defines that global as a small stand-in:
+ * the real (ES module) build is imported from assets/vendor/mermaid/ only when the first diagram is
+ * drawn, and it fetches just the chunks of the diagram types on the page. No third-party request.
+ *
+ * It also lets mermaid2's `arguments:` (from mkdocs.yml, written into the page as JSON) reach the
+ * renderer, and adds a few theme rules (clusters) to Material's mermaid theme CSS.
+ */
+(function () {
+  "use strict";
+  if (window.mermaid && window.mermaid.__series) return;
+  var script = document.currentScript;
+  var base = new URL("../vendor/mermaid/", script ? script.src : location.href);
+  var extraCSS =
+    ".cluster rect{fill:var(--series-cluster-fill);stroke:var(--series-cluster-stroke)}" +
+    ".cluster span,.cluster-label span,.cluster-label .nodeLabel,.cluster text{color:var(--series-cluster-fg);fill:var(--series-cluster-fg)}";
+  var config = {};
+  var ready = null;
+
+  function userArgs() {
+    var el = document.getElementById("__mermaid_config");
+    if (!el) return {};
+    try { return JSON.parse(el.textContent) || {}; } catch (e) { return {}; }
+  }
+
+  function load() {
+    if (!ready) {
+      ready = import(new URL("mermaid.esm.min.mjs", base).href).then(function (mod) {
+        var m = mod.default;
+        var cfg = Object.assign({}, userArgs(), config, { startOnLoad: false });
+        cfg.themeCSS = (config.themeCSS || "") + extraCSS;
+        m.initialize(cfg);
+        return m;
+      });
+    }
+    return ready;
+  }
+
+  window.mermaid = {
+    __series: true,
+    initialize: function (cfg) { config = Object.assign({}, cfg || {}); },
+    render: function (id, text) {
+      return load().then(function (m) { return m.render(id, text); });
+    },
+    run: function (opts) { return load().then(function (m) { return m.run(opts); }); }
+  };
+})();

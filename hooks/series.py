@@ -1,0 +1,325 @@
+"""MkDocs adapter for the series site: a thin layer over `serieskit` (which does not import MkDocs).
+
+- loads series/ (posts, images, manifests) into the build and generates the series index, tags,
+  archive and rules pages; serves mermaid and KaTeX from node_modules (no CDN);
+- runs the convention engine on the raw files: every error becomes a WARNING on the `mkdocs.*`
+  logger (so `mkdocs build --strict` fails listing all of them), warnings are logged as INFO, and
+  `mkdocs serve` shows each page's findings in a box on that page;
+- takes mermaid2's per-page BeautifulSoup pass off the hot path (the loader is on every page);
+- writes the Atom feed and the Content-Security-Policy (meta tag and `_headers`).
+"""
+from __future__ import annotations
+
+import base64
+import hashlib
+import html
+import os
+import re
+import sys
+from pathlib import Path
+
+from mkdocs.exceptions import PluginError
+from mkdocs.plugins import get_plugin_logger
+from mkdocs.structure.files import File, Files
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from serieskit import feed, pages  # noqa: E402
+from serieskit.config import ConfigError  # noqa: E402
+from serieskit.model import SERIES_DIR  # noqa: E402
+from serieskit.session import SESSION, Build  # noqa: E402
+from serieskit.theme import palette_css  # noqa: E402
+
+log = get_plugin_logger("series")
+
+VENDOR = {
+    # (package, path inside the package, destination under the site) — no source maps
+    "mermaid": ("mermaid/dist", "assets/vendor/mermaid", ("mermaid.esm.min.mjs", "chunks/mermaid.esm.min/")),
+    "katex": ("katex/dist", "assets/vendor/katex", ("katex.min.js", "katex.min.css", "contrib/auto-render.min.js", "fonts/")),
+}
+CSP_PLACEHOLDER = "__SERIES_CSP__"
+INLINE_SCRIPT = re.compile(r"<script(?P<attrs>[^>]*)>(?P<body>.*?)</script>", re.S | re.I)
+
+
+class _State:
+    command = "build"
+    build: Build | None = None
+    posts_by_src: dict = {}
+    hashes: set = set()
+    policy: str = ""
+
+
+S = _State()
+
+
+# --- helpers ----------------------------------------------------------------------------------------
+def _root(config) -> Path:
+    return Path(config.config_file_path).resolve().parent
+
+
+def _include_drafts() -> bool:
+    return S.command == "serve"
+
+
+def _csp(hashes) -> str:
+    script = " ".join(["'self'", *sorted(f"'sha256-{h}'" for h in hashes)])
+    return ("default-src 'self'; "
+            f"script-src {script}; "
+            "style-src 'self' 'unsafe-inline'; "
+            "img-src 'self' data:; font-src 'self' data:; connect-src 'self'; worker-src 'self'; "
+            "object-src 'none'; base-uri 'self'; form-action 'self'")
+
+
+def _vendor_files(config, root: Path) -> list[File]:
+    nm = root / "node_modules"
+    out = []
+    for pkg, (inner, dest, wanted) in VENDOR.items():
+        base = nm / inner
+        if not base.is_dir():
+            raise PluginError(f"node_modules/{pkg} is missing (mermaid and KaTeX are served from the site itself, "
+                              f"never from a CDN): run `npm ci` in {root}")
+        for w in wanted:
+            if w.endswith("/"):
+                sources = sorted(p for p in (base / w).rglob("*") if p.is_file())
+                if pkg == "katex":
+                    sources = [p for p in sources if p.suffix == ".woff2"]
+                else:
+                    sources = [p for p in sources if p.suffix == ".mjs"]
+            else:
+                sources = [base / w]
+            for p in sources:
+                if not p.is_file():
+                    raise PluginError(f"{p.relative_to(root)} is missing: run `npm ci` in {root}")
+                out.append(File.generated(config, f"{dest}/{p.relative_to(base).as_posix()}", abs_src_path=str(p)))
+    return out
+
+
+def _patch_mermaid2(config) -> None:
+    """Keep mermaid2's configuration, drop its BeautifulSoup re-parse of every page.
+
+    mermaid2 re-parses each page with a diagram to add a <script> (4.3x slower builds); here the
+    loader named by its `javascript:` option is on every page (so Material's instant navigation
+    finds it too), and its `arguments:` reach the renderer through the page config.
+    """
+    plugin = config.plugins.get("mermaid2")
+    if plugin is None:
+        return
+    events = config.plugins.events.get("post_page", [])
+    config.plugins.events["post_page"] = [e for e in events if getattr(e, "__self__", None) is not plugin]
+    js = plugin.config.get("javascript") or ""
+    if re.match(r"^(https?:)?//", js):
+        raise PluginError(f"mermaid2 `javascript: {js}` is a remote URL; the site serves mermaid itself: "
+                          f"point it at assets/javascripts/mermaid-loader.js")
+    if js and js not in [str(s) for s in config.extra_javascript]:
+        config.extra_javascript.append(js)
+    config.extra["mermaid_args"] = dict(plugin.config.get("arguments") or {})
+
+
+def _jieba_dictionary(config, build: Build, root: Path) -> None:
+    """Generate the jieba user dictionary from the glossaries and load it for the search index."""
+    words = []
+    for s in build.site.series.values():
+        for e in s.glossary:
+            for w in [e.term, *e.aliases]:
+                if re.search(r"[\u4e00-\u9fff]", w):
+                    words.append(w)
+    if not words:
+        return
+    cache = root / ".cache"
+    cache.mkdir(exist_ok=True)
+    path = cache / "jieba_user_dict.txt"
+    text = "".join(f"{w.replace(' ', '')} 20000 n\n" for w in dict.fromkeys(words))
+    if not path.exists() or path.read_text(encoding="utf-8") != text:
+        path.write_text(text, encoding="utf-8")
+    try:
+        import jieba
+    except ImportError:
+        log.warning("jieba is not installed: Chinese search will not segment words (pip install jieba)")
+        return
+    jieba.setLogLevel(60)
+    jieba.load_userdict(str(path))
+    search = config.plugins.get("material/search") or config.plugins.get("search")
+    if search is not None and hasattr(search.config, "jieba_dict_user"):
+        search.config.jieba_dict_user = str(path)
+
+
+def _report(build: Build) -> None:
+    errors = warnings = 0
+    for f in build.findings:
+        msg = f"{f.path}:{f.line}:{f.column}: {f.code} {f.message}"
+        if f.severity == "error":
+            errors += 1
+            log.warning(msg)
+        elif f.severity == "warning":
+            warnings += 1
+            log.info(f"warning: {msg}")
+        else:
+            log.debug(msg)
+    if errors or warnings:
+        log.info(f"conventions: {errors} error(s), {warnings} warning(s); details: python scripts/lint.py")
+
+
+# --- events -----------------------------------------------------------------------------------------
+def on_startup(command, dirty=False):
+    S.command = command
+
+
+def on_config(config):
+    root = _root(config)
+    try:
+        S.build = SESSION.build(root, _include_drafts())
+    except ConfigError as exc:
+        raise PluginError(f"{exc.path}:{exc.line}: {exc.message}")
+    _report(S.build)
+    _patch_mermaid2(config)
+    _jieba_dictionary(config, S.build, root)
+    config.extra.setdefault("scope", "/")  # one localStorage scope: Material's inline scripts are the same on every page
+    S.hashes = set()
+    return config
+
+
+def on_files(files: Files, config):
+    b, root = S.build, _root(config)
+    site = b.site
+    S.posts_by_src = {}
+    series_root = root / SERIES_DIR
+    for post in b.published():
+        f = File.generated(config, post.site_path, content=b.render(post).markdown)
+        f.dest_uri = f"{post.url_dir}index.html"
+        files.append(f)
+        S.posts_by_src[f.src_uri] = post
+    for sp in sorted(site.site_files):
+        p = series_root / sp
+        if p.is_file():
+            files.append(File.generated(config, sp, abs_src_path=str(p)))
+    generated = {"tags.md": pages.tags_page(site, b.include_drafts),
+                 "archive.md": pages.archive_page(site, b.include_drafts),
+                 "rules.md": pages.rules_page(site)}
+    for s in site.series.values():
+        generated[s.index_site_path] = pages.series_index(s, site, b.include_drafts)
+    for uri, content in generated.items():
+        if files.get_file_from_path(uri) is None:
+            files.append(File.generated(config, uri, content=content))
+    files.append(File.generated(config, "assets/stylesheets/palette.css", content=palette_css(site.conv)))
+    files.append(File.generated(config, "feed.xml", content=feed.atom(
+        site, config.site_url or "http://127.0.0.1:8000/", config.site_name, config.site_author or "")))
+    for f in _vendor_files(config, root):
+        files.append(f)
+    config.nav = _nav(b, files)
+    return files
+
+
+def _nav(b: Build, files: Files) -> list:
+    site = b.site
+    nav: list = [{"首页": "index.md"}]
+    for s in site.series.values():
+        entries = [s.index_site_path]
+        for p in site.series_posts(s.slug, b.include_drafts):
+            entries.append({f"{p.order}. {p.short_title}" if p.order is not None else p.short_title: p.site_path})
+        nav.append({s.title: entries})
+    standalone = [p for p in b.published() if site.series_of(p) is None]
+    if standalone:
+        standalone.sort(key=lambda p: (p.date.isoformat() if p.date else "", p.rel), reverse=True)
+        nav.append({"随笔": [{p.short_title: p.site_path} for p in standalone]})
+    for title, uri in (("标签", "tags.md"), ("归档", "archive.md"), ("写作规范", "rules.md"),
+                       ("性能", "performance.md"), ("关于", "about.md")):
+        if files.get_file_from_path(uri) is not None:
+            nav.append({title: uri})
+    return nav
+
+
+def on_nav(nav, config, files):
+    """Previous / next follow the series order, not the global navigation."""
+    b = S.build
+    for s in b.site.series.values():
+        posts = [p for p in b.site.series_posts(s.slug, b.include_drafts)]
+        pages_ = [files.get_file_from_path(p.site_path) for p in posts]
+        pages_ = [f.page for f in pages_ if f is not None and f.page is not None]
+        for i, page in enumerate(pages_):
+            page.previous_page = pages_[i - 1] if i > 0 else None
+            page.next_page = pages_[i + 1] if i + 1 < len(pages_) else None
+    return nav
+
+
+def on_page_markdown(markdown, page, config, files):
+    b = S.build
+    post = S.posts_by_src.get(page.file.src_uri)
+    if post is not None:
+        meta = {k: v for k, v in post.meta.items() if k in ("title", "author", "tags")}
+        meta["title"] = post.title
+        if post.summary:
+            meta["description"] = post.summary
+        if post.is_draft:
+            meta["status"] = "draft"
+        page.meta = meta
+        return markdown
+    if "<!-- latest-posts -->" in markdown or "<!-- series-cards -->" in markdown:
+        here = page.file.src_uri
+        markdown = markdown.replace("<!-- latest-posts -->", pages.latest_posts(b.site, here, b.include_drafts))
+        markdown = markdown.replace("<!-- series-cards -->", pages.series_cards(b.site, here, b.include_drafts))
+    return markdown
+
+
+def on_page_context(context, page, config, nav):
+    b = S.build
+    post = S.posts_by_src.get(page.file.src_uri)
+    page.series_post = _post_info(b, post, page) if post is not None else None
+    if S.command == "serve":
+        rel = post.rel if post is not None else None
+        found = list(b.by_path.get(rel, [])) if rel else []
+        for s in b.site.series.values():
+            if page.file.src_uri == s.index_site_path:
+                found += [f for f in b.findings if f.path in (s.manifest_rel, s.glossary_rel)]
+        page.series_findings = [f for f in found if f.severity != "info"]
+    else:
+        page.series_findings = []
+    return context
+
+
+def _post_info(b: Build, post, page) -> dict:
+    site = b.site
+    s = site.series_of(post)
+    st = post.stats(site.conv)
+    info = {
+        "title": post.title, "author": post.author or (s.author if s else ""),
+        "date": post.date.isoformat() if post.date else "",
+        "updated": post.updated.isoformat() if post.updated and post.updated != post.date else "",
+        "tags": [{"name": t, "href": pages.tag_href(post.site_path, t)} for t in post.tags],
+        "chars": st.cjk_chars, "minutes": st.minutes, "draft": post.is_draft,
+        "stale": b.render(post).stale_days,
+    }
+    if s is not None:
+        seq = site.series_posts(s.slug, b.include_drafts)
+        k = next((i for i, p in enumerate(seq, 1) if p is post), None)
+        info["series"] = {"title": s.title, "index_title": s.index_title,
+                          "href": pages.link_from(post.site_path, s.index_site_path).replace("index.md", ""),
+                          "k": k, "n": len(seq)}
+    return info
+
+
+def on_post_page(output, page, config):
+    if CSP_PLACEHOLDER not in output:
+        return output
+    hashes = set()
+    for m in INLINE_SCRIPT.finditer(output):
+        attrs = m.group("attrs")
+        if "src=" in attrs:
+            continue
+        t = re.search(r"""type\s*=\s*["']?([^"'\s>]+)""", attrs)
+        if t and t.group(1).lower() not in ("text/javascript", "module", "application/javascript"):
+            continue  # data blocks (application/json) do not run
+        hashes.add(base64.b64encode(hashlib.sha256(m.group("body").encode("utf-8")).digest()).decode())
+    S.hashes |= hashes
+    return output.replace(CSP_PLACEHOLDER, html.escape(_csp(hashes), quote=True), 1)
+
+
+def on_post_build(config):
+    site_dir = Path(config.site_dir)
+    S.policy = _csp(S.hashes)
+    headers = ("/*\n"
+               f"  Content-Security-Policy: {S.policy}; frame-ancestors 'none'\n"
+               "  X-Content-Type-Options: nosniff\n"
+               "  Referrer-Policy: strict-origin-when-cross-origin\n")
+    (site_dir / "_headers").write_text(headers, encoding="utf-8")

@@ -1,0 +1,193 @@
+"""Pages the site generates from the model: the series index ("训推加速系列导航"), tags, archive by
+month, the rules page (写作规范, straight from the registry) and the home page's blocks.
+
+Each returns Markdown (with md_in_html / attr_list markup) whose links point at .md sources, so
+MkDocs resolves and validates them like any hand-written link.
+"""
+from __future__ import annotations
+
+import html
+import posixpath
+import re
+from urllib.parse import quote
+
+from .model import Post, Series, Site
+from .rules import REGISTRY
+
+SEVERITY_ZH = {"error": "错误", "warning": "警告", "info": "提示"}
+
+
+def esc(s: str) -> str:
+    return html.escape(s, quote=True)
+
+
+def md_link_text(s: str) -> str:
+    return s.replace("[", "\\[").replace("]", "\\]")
+
+
+def visible_posts(site: Site, include_drafts: bool) -> list[Post]:
+    return [p for p in site.posts if include_drafts or not p.is_draft]
+
+
+def link_from(page_site_path: str, target_site_path: str) -> str:
+    return posixpath.relpath(target_site_path, posixpath.dirname(page_site_path) or ".")
+
+
+def tag_anchor(tag: str) -> str:
+    return "tag-" + re.sub(r"\s+", "-", tag.strip())
+
+
+def tag_href(page_site_path: str, tag: str) -> str:
+    return f"{link_from(page_site_path, 'tags.md')}#{quote(tag_anchor(tag))}"
+
+
+def post_meta_line(post: Post, site: Site) -> str:
+    st = post.stats(site.conv)
+    bits = []
+    if post.date:
+        bits.append(post.date.isoformat())
+    bits.append(f"约 {st.minutes} 分钟")
+    return " · ".join(bits)
+
+
+def series_index(series: Series, site: Site, include_drafts: bool) -> str:
+    """The series' index page: every post in `order`, planned posts greyed with 在做."""
+    page = series.index_site_path
+    posts = [p for p in site.series_posts(series.slug, include_drafts)]
+    items: list[tuple[float, str]] = []
+    for p in posts:
+        st = p.stats(site.conv)
+        draft = ' <span class="series-badge series-badge--draft">草稿</span>' if p.is_draft else ""
+        order = p.order if p.order is not None else 10 ** 6
+        summary = f'<span class="series-index__summary">{esc(p.summary)}</span>' if p.summary else ""
+        items.append((order, (
+            f'<li class="series-index__item" value="{order}" markdown="span">'
+            f'<span class="series-index__order">{order}</span>'
+            f'<span class="series-index__body" markdown="span">'
+            f'[{md_link_text(p.title)}]({link_from(page, p.site_path)}){draft}'
+            f'<span class="series-index__meta">{esc(p.date.isoformat() if p.date else "")} · '
+            f'{st.cjk_chars:,} 字 · 约 {st.minutes} 分钟</span>{summary}</span></li>')))
+    published_titles = {p.title for p in posts}
+    for pl in series.planned:
+        if pl.title in published_titles:
+            continue
+        order = pl.order if pl.order is not None else 10 ** 6 + 1
+        summary = f'<span class="series-index__summary">{esc(pl.summary)}</span>' if pl.summary else ""
+        items.append((order + 0.5 if pl.order is None else order, (
+            f'<li class="series-index__item series-index__item--planned" value="{pl.order or ""}">'
+            f'<span class="series-index__order">{pl.order if pl.order is not None else "·"}</span>'
+            f'<span class="series-index__body"><span class="series-planned">{esc(pl.title)}'
+            f'<span class="series-badge">在做</span></span>{summary}</span></li>')))
+    items.sort(key=lambda t: t[0])
+    n_pub = sum(1 for p in posts if not p.is_draft)
+    lines = [f"# {series.index_title}", ""]
+    if series.description:
+        lines += [series.description, ""]
+    lines += [f'<p class="series-index__count">已发布 {n_pub} 篇，计划中 '
+              f'{sum(1 for pl in series.planned if pl.title not in published_titles)} 篇。'
+              f'按系列顺序排列，灰色条目标注“在做”。</p>', ""]
+    lines += ['<ol class="series-index" markdown="1">'] + [t for _, t in items] + ["</ol>", ""]
+    return "\n".join(lines)
+
+
+def tags_page(site: Site, include_drafts: bool) -> str:
+    by_tag: dict[str, list[Post]] = {}
+    for p in visible_posts(site, include_drafts):
+        for t in p.tags:
+            by_tag.setdefault(t, []).append(p)
+    lines = ["# 标签", ""]
+    if not by_tag:
+        return "\n".join(lines + ["还没有带标签的文章。", ""])
+    order = sorted(by_tag, key=lambda t: (-len(by_tag[t]), t))
+    lines.append('<p class="series-tags">' + " ".join(
+        f'<a class="series-tag" href="#{quote(tag_anchor(t))}">{esc(t)} <span>{len(by_tag[t])}</span></a>'
+        for t in order) + "</p>")
+    lines.append("")
+    for t in order:
+        lines += [f"## {t} {{ #{tag_anchor(t)} }}", ""]
+        for p in sorted(by_tag[t], key=lambda p: (p.date.isoformat() if p.date else "", p.rel), reverse=True):
+            lines.append(f"- [{md_link_text(p.title)}]({link_from('tags.md', p.site_path)})"
+                         f' <span class="series-meta">{p.date.isoformat() if p.date else ""}</span>')
+        lines.append("")
+    return "\n".join(lines)
+
+
+def archive_page(site: Site, include_drafts: bool) -> str:
+    lines = ["# 归档", ""]
+    by_month: dict[str, list[Post]] = {}
+    for p in visible_posts(site, include_drafts):
+        if p.date:
+            by_month.setdefault(p.date.strftime("%Y-%m"), []).append(p)
+    for month in sorted(by_month, reverse=True):
+        y, m = month.split("-")
+        lines += [f"## {y} 年 {int(m)} 月 {{ #archive-{month} }}", ""]
+        for p in sorted(by_month[month], key=lambda p: (p.date, p.rel), reverse=True):
+            where = ""
+            s = site.series_of(p)
+            if s is not None:
+                where = f" · {esc(s.title)} 第 {p.order} 篇" if p.order is not None else f" · {esc(s.title)}"
+            lines.append(f"- {p.date.isoformat()} [{md_link_text(p.title)}]({link_from('archive.md', p.site_path)})"
+                         f'<span class="series-meta">{where}</span>')
+        lines.append("")
+    return "\n".join(lines)
+
+
+def rules_page(site: Site) -> str:
+    """写作规范: every rule with its code, severity and docs, generated from the registry."""
+    conv = site.conv
+    lines = ["# 写作规范", "",
+             "本页由规则注册表自动生成：构建（`mkdocs build --strict`）、命令行（`python scripts/lint.py`）"
+             "和 CI 用的是同一套规则与同一份 `conventions.yml`。"
+             "**错误** 会让严格构建和 lint 失败；**警告** 只在 `--strict` 的 lint 中失败；**提示** 只在 `--verbose` 时显示。", "",
+             "单条豁免写在出问题那一行的上一行：`<!-- spec-disable-next-line SKL001: 理由 -->`；整篇豁免："
+             "`<!-- spec-disable SKL001: 理由 -->`。理由必填。", "",
+             "## 配色 { #palette }", "",
+             "| 颜色 | 填充 fill | 描边 stroke | mermaid 写法 |", "|---|---|---|---|"]
+    for c in conv.palette:
+        lines.append(f'| <span class="series-swatch" style="background:{c.fill};border-color:{c.stroke}"></span> '
+                     f"{c.zh} `{c.name}` | `{c.fill}` | `{c.stroke}` | `class A {c.name}` 或 `A:::{c.name}` |")
+    lines += ["", "中性色：" + "、".join(f"{k} `{v}`" for k, v in conv.neutrals.items()) + "。", "",
+              "## 规则一览 { #rules }", "", "| 代码 | 名称 | 级别 | 适用 | 自动修复 |", "|---|---|---|---|---|"]
+    for code, r in REGISTRY.items():
+        scope = "系列文章" if r.scope == "series" else ("工程文件" if r.target == "site" else "全部文章")
+        lines.append(f"| [{code}](#{code.lower()}) | {r.slug} | {SEVERITY_ZH[r.severity]} | {scope} | "
+                     f"{'是' if r.fixable else '—'} |")
+    lines.append("")
+    for code, r in REGISTRY.items():
+        d = r.doc_sections()
+        lines += [f"## {code} · {r.slug} {{ #{code.lower()} }}", "", f"**{d['summary']}**", "",
+                  f"级别：{SEVERITY_ZH[r.severity]}　自动修复：{'是（`--fix`）' if r.fixable else '否'}", ""]
+        for key, title in (("what", "检查什么"), ("why", "为什么")):
+            if d.get(key):
+                lines += [f"*{title}*", "", d[key], ""]
+        for key, title in (("bad", "反例"), ("good", "正例")):
+            if d.get(key):
+                lines += [f"*{title}*", "", "`````markdown", d[key], "`````", ""]
+    return "\n".join(lines)
+
+
+def latest_posts(site: Site, page_site_path: str, include_drafts: bool, n: int = 6) -> str:
+    posts = sorted(visible_posts(site, include_drafts),
+                   key=lambda p: ((p.last_update or p.date).isoformat() if (p.last_update or p.date) else "", p.rel),
+                   reverse=True)[:n]
+    out = ['<div class="series-latest" markdown="1">', ""]
+    for p in posts:
+        s = site.series_of(p)
+        where = f"{esc(s.title)} · 第 {p.order} 篇 · " if s is not None and p.order is not None else ""
+        summary = f'<span class="series-index__summary">{esc(p.summary)}</span>' if p.summary else ""
+        out.append(f'- [{md_link_text(p.title)}]({link_from(page_site_path, p.site_path)})'
+                   f'<span class="series-index__meta">{where}{post_meta_line(p, site)}</span>{summary}')
+    out += ["", "</div>"]
+    return "\n".join(out)
+
+
+def series_cards(site: Site, page_site_path: str, include_drafts: bool) -> str:
+    out = ['<div class="grid cards series-cards" markdown>', ""]
+    for s in site.series.values():
+        posts = site.series_posts(s.slug, include_drafts)
+        n_pub = sum(1 for p in posts if not p.is_draft)
+        out += [f"-   **[{md_link_text(s.index_title)}]({link_from(page_site_path, s.index_site_path)})**", "",
+                "    ---", "", f"    {s.description}", "",
+                f"    已发布 {n_pub} 篇 · 计划中 {len(s.planned)} 篇", ""]
+    out += ["</div>"]
+    return "\n".join(out)

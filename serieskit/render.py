@@ -1,0 +1,264 @@
+"""Turn a parsed post into the Markdown the site renders: the conventions' mechanical parts become
+markup (sister block, timeliness notice, <figure>/<figcaption>, palette classes in diagrams, glossary
+tooltips, the glossary table). Plain Python over the one parsed `Post`; the MkDocs hook only calls it.
+
+The output needs the Markdown extensions `md_in_html` and `attr_list`.
+"""
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import dataclass, field
+
+from .figures import figures
+from .lead import QUOTE_PREFIX, banner, sister_line
+from .mermaid import analyse, mermaid_fences
+from .model import GlossaryEntry, Post, Site
+
+GLOSSARY_PLACEHOLDER = "<!-- glossary-table -->"
+INLINE_MATH = re.compile(r"(?<!\\)\$(?!\s)[^$\n]+?(?<![\s\\])\$|\\\(.+?\\\)")
+RAW_TAG = re.compile(r"<[^<>\n]+>")
+URL = re.compile(r"https?://\S+")
+ATTRS = re.compile(r"\{[:#.][^{}\n]*\}|\[\^[^\]]+\]")
+
+
+@dataclass
+class Rendered:
+    markdown: str
+    glossary_terms: list[str] = field(default_factory=list)   # terms that got a tooltip
+    stale_days: int | None = None
+
+
+def esc(s: str) -> str:
+    return html.escape(s, quote=True)
+
+
+# --- glossary matching ------------------------------------------------------------------------------
+class GlossaryMatcher:
+    """One compiled regex over every surface form of a series' glossary, longest first."""
+
+    def __init__(self, entries: list[GlossaryEntry]):
+        self.entries = entries
+        forms: dict[str, GlossaryEntry] = {}
+        for e in entries:
+            for f in [e.term, *e.aliases]:
+                forms.setdefault(f, e)
+            if e.abbr and len(e.abbr) >= 2:
+                forms.setdefault(e.abbr, e)
+        self.forms = forms
+        self.lower = {f.lower(): e for f, e in forms.items() if _ascii_ci(f)}
+        parts = []
+        for f in sorted(forms, key=len, reverse=True):
+            p = re.escape(f)
+            if re.match(r"[A-Za-z0-9]", f):
+                p = r"(?<![A-Za-z0-9_])" + p
+            if re.search(r"[A-Za-z0-9]$", f):
+                p = p + r"(?![A-Za-z0-9_])"
+            if _ascii_ci(f):
+                p = "(?i:" + p + ")"
+            parts.append(p)
+        self.regex = re.compile("|".join(parts)) if parts else None
+
+    def entry(self, text: str) -> GlossaryEntry | None:
+        return self.forms.get(text) or self.lower.get(text.lower())
+
+
+def _ascii_ci(form: str) -> bool:
+    """Multi-word or mixed-case ASCII terms match case-insensitively; all-caps abbreviations do not."""
+    return form.isascii() and not form.isupper() and any(c.isalpha() for c in form)
+
+
+def tooltip(e: GlossaryEntry) -> str:
+    name = e.en + (f"（{e.abbr}）" if e.abbr and e.abbr != e.en else "") if e.en else e.abbr
+    return f"{name}：{e.desc}" if name else e.desc
+
+
+_MATCHERS: dict[int, tuple[list, GlossaryMatcher]] = {}
+
+
+def matcher_for(entries: list[GlossaryEntry]) -> GlossaryMatcher:
+    key = id(entries)
+    hit = _MATCHERS.get(key)
+    if hit is None or hit[0] is not entries:
+        hit = (entries, GlossaryMatcher(entries))
+        _MATCHERS.clear()
+        _MATCHERS[key] = hit
+    return hit[1]
+
+
+def glossary_table(site: Site, post: Post, entries: list[GlossaryEntry]) -> list[str]:
+    rows = ["| 术语 | English | 缩写 | 解释 | 详见 |", "|---|---|---|---|---|"]
+    for e in entries:
+        see = ""
+        if e.post:
+            target = next((p for p in site.by_slug.get(e.post, []) if p.series_slug == post.series_slug), None)
+            if target is not None and target is not post and not target.is_draft:
+                see = f"[{target.short_title}]({site.rel_link(post, target.site_path)})"
+            elif target is post:
+                see = "本文"
+        cells = [e.term, e.en, e.abbr, e.desc, see]
+        rows.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
+    return rows
+
+
+# --- the transform ----------------------------------------------------------------------------------
+def render_post(post: Post, site: Site, include_drafts: bool = False) -> Rendered:
+    conv = site.conv
+    series = site.series_of(post)
+    first = post.body_start
+    lines: dict[int, str] = {n: post.line(n) for n in range(first, post.nlines + 1)}
+    replace: dict[int, list[str]] = {}   # raw line -> replacement lines
+    drop: set[int] = set()
+    out = Rendered("")
+
+    def block(start: int, end: int, new: list[str]):
+        replace[start] = ["", *new, ""]
+        drop.update(range(start + 1, end + 1))
+
+    # sister line -> <nav class="series-sister">
+    sl = sister_line(post, conv) if series else None
+    if sl is not None and sl.items:
+        parts = []
+        for item in sl.items:
+            if item.kind == "link":
+                kind, target = site.resolve(post, item.href)
+                tp = site.post_at(target) if kind == "page" else None
+                if tp is not None and tp.is_draft and not include_drafts:
+                    parts.append(f'<span class="series-planned">{esc(item.label)}</span>')
+                    continue
+                note = f'<span class="series-sister__note">{esc(item.note)}</span>' if item.note else ""
+                parts.append(f"[{item.label}]({item.href}){note}")
+            else:
+                badge = '<span class="series-badge">在做</span>' if item.marked else ""
+                parts.append(f'<span class="series-planned">{esc(item.label)}{badge}</span>')
+        sep = ' <span class="series-sister__sep" aria-hidden="true">·</span> '
+        end = max(i.end_line or i.line for i in sl.items)
+        block(sl.line, end, [f'<nav class="series-sister" aria-label="姊妹篇" markdown="span">'
+                             f'<span class="series-sister__label">姊妹篇</span> {sep.join(parts)}</nav>'])
+
+    # timeliness banner -> a notice, "可能已过时" when stale
+    b = banner(post, conv) if series else None
+    if b is not None:
+        end = b.line
+        while end + 1 <= post.nlines and post.prose(end + 1).strip() and QUOTE_PREFIX.sub("", post.prose(end + 1)).strip() \
+                and end + 1 not in post.body.in_code and not post.prose(end + 1).lstrip().startswith("#"):
+            end += 1
+        text = " ".join(QUOTE_PREFIX.sub("", post.line(n), count=1).strip() for n in range(b.line, end + 1))
+        last = post.last_update
+        days = series.stale_after_days if series else conv.stale_after_days
+        stale = last is not None and (site.today - last).days > days
+        cls = "series-banner series-banner--stale" if stale else "series-banner"
+        extra = ""
+        if stale:
+            out.stale_days = (site.today - last).days
+            extra = (f'<strong class="series-banner__stale">可能已过时：本文最后更新于 {last.isoformat()}，'
+                     f'距今已超过 {days} 天，部分内容可能已经变化。</strong><br>')
+        block(b.line, end, [f'<div class="{cls}" role="note" markdown="span">{extra}{text}</div>'])
+
+    # figures -> <figure> with <figcaption>
+    for fig in figures(post):
+        if fig.caption is None or fig.image.line in drop:
+            continue
+        img_line = post.line(fig.image.line)
+        img_md = img_line[:fig.image.close_col - 1].strip()
+        cap = post.line(fig.caption_line).strip()
+        block(fig.image.line, fig.caption_line, [
+            '<figure class="series-figure" markdown="span">', img_md,
+            f'<figcaption markdown="span">{cap}</figcaption>', "</figure>"])
+
+    # mermaid: palette classes injected into every diagram that accepts classDef
+    for fence in mermaid_fences(post):
+        d = analyse(post, fence)
+        if d.kind in conv.classdef_diagrams and d.kind_line:
+            nxt = next((post.line(n) for n in d.lines if n > d.kind_line and post.line(n).strip()), "  ")
+            indent = re.match(r"[ \t]*", nxt).group(0) or "  "
+            defs = [indent + line for line, c in zip(conv.classdef_lines(), conv.palette) if c.name not in d.defined]
+            replace[d.kind_line] = [post.line(d.kind_line), *defs]
+
+    # the glossary table placeholder
+    entries = series.glossary if series else []
+    for n, text in lines.items():
+        if text.strip() == GLOSSARY_PLACEHOLDER and n not in post.body.in_code:
+            replace[n] = ["", *glossary_table(site, post, entries), ""]
+
+    # glossary tooltips on each term's first occurrence, in prose only
+    if entries:
+        tips, out.glossary_terms = _tooltips(post, entries, set(replace) | drop)
+        lines.update(tips)
+
+    result: list[str] = []
+    for n in range(first, post.nlines + 1):
+        if n in drop:
+            continue
+        if n in replace:
+            result.extend(replace[n])
+        else:
+            result.append(lines[n])
+    out.markdown = "\n".join(result) + "\n"
+    return out
+
+
+def _eligible(post: Post, n: int) -> str:
+    """The line's prose with links, images, raw HTML, math, URLs and attribute lists blanked out."""
+    text = post.prose(n)
+    if not text.strip():
+        return ""
+    chars = list(text)
+
+    def blank(a: int, b: int):
+        for i in range(max(a, 0), min(b, len(chars))):
+            chars[i] = " "
+
+    for link in post.body.links:
+        if link.line == n:
+            blank(link.col - 1, link.end_col - 1)
+    for img in post.body.images:
+        if img.line == n:
+            blank(img.col - 1, img.close_col - 1)
+    for rx in (INLINE_MATH, RAW_TAG, URL, ATTRS):
+        for m in rx.finditer(text):
+            blank(m.start(), m.end())
+    return "".join(chars)
+
+
+def _tooltips(post: Post, entries: list[GlossaryEntry], skip: set[int]) -> tuple[dict[int, str], list[str]]:
+    """New text of the lines that get a tooltip, and the terms explained (in order)."""
+    m = matcher_for(entries)
+    terms: list[str] = []
+    if m.regex is None:
+        return {}, terms
+    headings = {h.line for h in post.body.headings}
+    tables = {ln for t in post.body.tables for ln in range(t.start, t.start + 2)}  # header + separator rows
+    in_display_math = False
+    done: set[int] = set()   # id() of entries already explained in this post
+    out: dict[int, str] = {}
+    for n in range(post.body_start, post.nlines + 1):
+        if n in post.body.in_code:
+            continue
+        raw = post.line(n)
+        if raw.strip().startswith("$$"):
+            if not (raw.strip() != "$$" and raw.strip().endswith("$$") and len(raw.strip()) > 4):
+                in_display_math = not in_display_math
+            continue
+        if in_display_math or n in skip or n in headings or n in tables:
+            continue
+        text = _eligible(post, n)
+        if not text.strip():
+            continue
+        edits = []
+        for mt in m.regex.finditer(text):
+            e = m.entry(mt.group(0))
+            if e is None or id(e) in done:
+                continue
+            done.add(id(e))
+            edits.append((mt.start(), mt.end(), e))
+        if not edits:
+            continue
+        new = raw
+        for a, b, e in reversed(edits):
+            new = new[:a] + f'<abbr class="series-term" title="{esc(tooltip(e))}">{new[a:b]}</abbr>' + new[b:]
+        out[n] = new
+        terms.extend(e.term for _, _, e in edits)
+        if len(done) == len(entries):
+            break
+    return out, terms

@@ -1,0 +1,68 @@
+"""One build's view of the project, kept between rebuilds of `mkdocs serve`.
+
+Plain Python: the MkDocs hook asks the session for the site, the findings, the rendered Markdown of a
+post and the generated pages; the session re-parses only files that changed since the last build.
+"""
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .config import CONVENTIONS_FILE, Conventions, load_conventions
+from .engine import lint
+from .loader import load_site
+from .model import Finding, Post, Site
+from .render import Rendered, render_post
+
+
+@dataclass
+class Build:
+    site: Site
+    findings: list[Finding]
+    include_drafts: bool
+    by_path: dict[str, list[Finding]] = field(default_factory=dict)
+    rendered: dict[str, Rendered] = field(default_factory=dict)
+
+    def published(self) -> list[Post]:
+        return [p for p in self.site.posts if self.include_drafts or not p.is_draft]
+
+    def render(self, post: Post) -> Rendered:
+        r = self.rendered.get(post.rel)
+        if r is None:
+            r = self.rendered[post.rel] = render_post(post, self.site, self.include_drafts)
+        return r
+
+
+class Session:
+    def __init__(self):
+        self._site: Site | None = None
+        self._conv: Conventions | None = None
+        self._conv_stamp: tuple | None = None
+
+    def conventions(self, root: Path) -> Conventions:
+        path = root / CONVENTIONS_FILE
+        try:
+            st = path.stat()
+            stamp = (str(path), st.st_mtime_ns, st.st_size)
+        except OSError:
+            stamp = None
+        if self._conv is None or stamp != self._conv_stamp:
+            self._conv = load_conventions(path)
+            self._conv_stamp = stamp
+            self._site = None
+        return self._conv
+
+    def build(self, root: str | Path, include_drafts: bool, today: dt.date | None = None) -> Build:
+        root = Path(root).resolve()
+        conv = self.conventions(root)
+        site = load_site(root, conv, today=today, previous=self._site)
+        self._site = site
+        findings = lint(site)
+        b = Build(site, findings, include_drafts)
+        for f in findings:
+            b.by_path.setdefault(f.path, []).append(f)
+        return b
+
+
+SESSION = Session()
