@@ -286,7 +286,7 @@ def _post_info(b: Build, post, page) -> dict:
         "title": post.title, "author": post.author or (s.author if s else ""),
         "date": post.date.isoformat() if post.date else "",
         "updated": post.updated.isoformat() if post.updated and post.updated != post.date else "",
-        "tags": [{"name": t, "href": pages.tag_href(post.site_path, t)} for t in post.tags],
+        "tags": [{"name": t, "href": pages.tag_url(t)} for t in post.tags],
         "chars": st.cjk_chars, "minutes": st.minutes, "draft": post.is_draft,
         "stale": b.render(post).stale_days,
     }
@@ -294,12 +294,21 @@ def _post_info(b: Build, post, page) -> dict:
         seq = site.series_posts(s.slug, b.include_drafts)
         k = next((i for i, p in enumerate(seq, 1) if p is post), None)
         info["series"] = {"title": s.title, "index_title": s.index_title,
-                          "href": pages.link_from(post.site_path, s.index_site_path).replace("index.md", ""),
+                          "href": f"{s.slug}/",
                           "k": k, "n": len(seq)}
     return info
 
 
+def on_post_template(output, template_name, config):
+    return _with_csp(output)
+
+
 def on_post_page(output, page, config):
+    return _with_csp(output)
+
+
+def _with_csp(output: str) -> str:
+    """Fill the page's CSP meta tag: the site's own origin plus the hashes of its inline scripts."""
     if CSP_PLACEHOLDER not in output:
         return output
     hashes = set()

@@ -109,8 +109,8 @@ def _expand(site, wanted: set[str] | None) -> set[str] | None:
         s.glossary_rel for s in site.series.values() if s.glossary_rel} | {f.path for f in site.fs_problems}
     out = set()
     for w in wanted:
-        if w in ("", "."):
-            return None
+        if w in ("", ".", CONVENTIONS_FILE):
+            return None  # the whole project, or the conventions every post is checked against
         matched = {f for f in files if f == w or f.startswith(w.rstrip("/") + "/")}
         out |= matched or {w}
     return out

@@ -105,6 +105,8 @@ def load_series(root: Path, area: Path) -> Series:
     s.timely = get("timely", bool, False)
     rules = get("rules", dict, {})
     for code, sev in rules.items():
+        if sev is False:
+            sev = "off"   # YAML 1.1 reads a bare `off` as false
         if str(sev) not in SEVERITIES:
             problem("MAN001", keys.get("rules", 1), 1, f"rule switch `{code}: {sev}` must be one of {', '.join(SEVERITIES)}")
         else:
@@ -230,7 +232,7 @@ def load_site(root: str | Path, conventions: Conventions | None = None, today: d
     series: dict[str, Series] = {}
     posts: list[Post] = []
     site_files: set[str] = set()
-    cache = {p.rel: p for p in previous.posts} if previous is not None and previous.conv is conv else {}
+    cache = {p.rel: p for p in previous.posts} if previous is not None and previous.conv.fingerprint == conv.fingerprint else {}
     sroot = root / SERIES_DIR
     if sroot.is_dir():
         for area in sorted(sroot.iterdir()):

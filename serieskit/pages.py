@@ -37,8 +37,9 @@ def tag_anchor(tag: str) -> str:
     return "tag-" + re.sub(r"\s+", "-", tag.strip())
 
 
-def tag_href(page_site_path: str, tag: str) -> str:
-    return f"{link_from(page_site_path, 'tags.md')}#{quote(tag_anchor(tag))}"
+def tag_url(tag: str) -> str:
+    """The tag's place on the tags page, relative to the site root."""
+    return f"tags/#{quote(tag_anchor(tag))}"
 
 
 def post_meta_line(post: Post, site: Site) -> str:

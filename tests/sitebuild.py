@@ -1,0 +1,43 @@
+"""Helpers to build throw-away copies of the project with mkdocs (in a subprocess, as authors do)."""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+FIXTURE = ROOT / "tests" / "site_fixture"
+EPOCH = "1780272000"  # 2026-06-01T00:00:00Z: staleness and sitemaps never depend on the calendar
+
+
+def make_project(tmp: Path, series: Path | None = FIXTURE / "series", node_modules: bool = True) -> Path:
+    proj = tmp / "proj"
+    proj.mkdir(parents=True)
+    for name in ("mkdocs.yml", "conventions.yml"):
+        shutil.copy(ROOT / name, proj / name)
+    for name in ("hooks", "overrides", "docs"):
+        shutil.copytree(ROOT / name, proj / name, ignore=shutil.ignore_patterns("__pycache__"))
+    if series is not None:
+        shutil.copytree(series, proj / "series", symlinks=True)
+    if node_modules:
+        (proj / "node_modules").symlink_to(ROOT / "node_modules")
+    return proj
+
+
+def env(**extra) -> dict:
+    e = dict(os.environ)
+    e.update({"NO_MKDOCS_2_WARNING": "1", "SOURCE_DATE_EPOCH": EPOCH, "PYTHONPATH": str(ROOT)})
+    e.update(extra)
+    return e
+
+
+def mkdocs(proj: Path, *args: str, timeout: int = 300, **envx) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "mkdocs", *args], cwd=proj, env=env(**envx),
+                          capture_output=True, text=True, timeout=timeout)
+
+
+def build(proj: Path, out: Path, strict: bool = True) -> subprocess.CompletedProcess:
+    args = ["build", "-d", str(out)] + (["--strict"] if strict else [])
+    return mkdocs(proj, *args)

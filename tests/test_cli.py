@@ -1,0 +1,173 @@
+"""The lint CLI: exit codes, the four output formats, --fix (idempotent, byte-preserving, atomic),
+--diff, --explain, --select / --ignore, paths; and the new-post scaffold."""
+import io
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT, make_site
+from serieskit.cli import run
+from serieskit.rules import REGISTRY
+
+HUB = Path(__file__).parent / "rules" / "_site" / "series" / "demo" / "hub.md"
+FIXABLE = (HUB.read_text(encoding="utf-8")
+           .replace("slug: hub", "slug: fixme").replace("order: 3", "order: 9")
+           .replace("updated: 2026-05-08", "updated: 2026-05-20")              # TML002: banner says 05-08
+           .replace("姊妹篇：[演示系列导航](index.md)", "姊妹篇：[演示系列导航](index.md) · 技术地图（在做）")  # SIS004
+           .replace("![示意图](assets/fig.svg)  \n", "![示意图](assets/fig.svg)\\\n")         # FIG002
+           .replace("\n", "\r\n"))                                                  # CRLF survives
+
+
+def cli(root, *args):
+    out, err = io.StringIO(), io.StringIO()
+    code = run(["--root", str(root), "--today", "2026-06-01", *args], out, err)
+    return code, out.getvalue(), err.getvalue()
+
+
+@pytest.fixture
+def root(tmp_path):
+    return make_site(tmp_path)
+
+
+def add(root, name, text, raw=None):
+    p = root / "series" / "demo" / name
+    if raw is not None:
+        p.write_bytes(raw)
+    else:
+        p.write_text(text, encoding="utf-8")
+    return p
+
+
+def test_exit_codes(root):
+    assert cli(root)[0] == 0
+    add(root, "w.md", HUB.read_text(encoding="utf-8").replace("slug: hub", "slug: w").replace("order: 3", "order: 9")
+        .replace("以 Qwen3.5 为例", "没有例子"))
+    code, out, _ = cli(root)
+    assert code == 0 and "EXM001 [warning]" in out             # warnings alone pass...
+    assert cli(root, "--strict")[0] == 1                       # ...unless --strict
+    add(root, "e.md", "# no frontmatter\n")
+    assert cli(root)[0] == 1
+    assert cli(root, "--format", "nope")[0] == 2
+    assert cli(root, "--select", "XYZ999")[0] == 2
+    assert cli(root, "series/does-not-exist.md")[0] == 2
+
+
+def test_text_format(root):
+    add(root, "e.md", "# no frontmatter\n")
+    code, out, err = cli(root)
+    assert out == "series/demo/e.md:1:1: FMT001 [error] no frontmatter: a post starts with a `---` line, YAML keys, and `---`\n"
+    assert "Found 1 error." in err
+
+
+def test_json_format(root):
+    add(root, "e.md", "# no frontmatter\n")
+    code, out, _ = cli(root, "--format", "json")
+    data = json.loads(out)
+    assert data == [{"path": "series/demo/e.md", "line": 1, "column": 1, "code": "FMT001", "severity": "error",
+                     "message": data[0]["message"], "fixable": False}]
+
+
+def test_github_format_escapes(root):
+    add(root, "e.md", "# no frontmatter\n")
+    _, out, _ = cli(root, "--format", "github")
+    assert re.fullmatch(r"::error file=series/demo/e\.md,line=1,col=1,title=FMT001::FMT001 [^\n]+\n", out)
+
+
+def test_sarif_format_has_the_2_1_0_shape(root):
+    add(root, "fixme.md", FIXABLE)
+    _, out, _ = cli(root, "--format", "sarif")
+    doc = json.loads(out)
+    assert doc["version"] == "2.1.0" and doc["$schema"].endswith("sarif-2.1.0.json")
+    (run_,) = doc["runs"]
+    driver = run_["tool"]["driver"]
+    assert driver["name"] == "series-lint" and isinstance(driver["version"], str)
+    ids = [r["id"] for r in driver["rules"]]
+    assert ids == list(REGISTRY)
+    for r in driver["rules"]:
+        assert r["shortDescription"]["text"] and r["defaultConfiguration"]["level"] in ("error", "warning", "note")
+    assert run_["results"]
+    for res in run_["results"]:
+        assert set(res) >= {"ruleId", "ruleIndex", "level", "message", "locations"}
+        assert driver["rules"][res["ruleIndex"]]["id"] == res["ruleId"]
+        assert res["level"] in ("error", "warning", "note", "none")
+        loc = res["locations"][0]["physicalLocation"]
+        assert loc["artifactLocation"]["uri"] == "series/demo/fixme.md"
+        assert loc["region"]["startLine"] >= 1 and loc["region"]["startColumn"] >= 1
+    assert run_["originalUriBaseIds"]["%SRCROOT%"]["uri"].startswith("file://")
+
+
+def test_fix_repairs_only_what_it_names_and_is_idempotent(root):
+    p = add(root, "fixme.md", FIXABLE)
+    before = p.read_bytes()
+    code, out, _ = cli(root)
+    assert code == 1 and {l.split()[1] for l in out.splitlines()} == {"TML002", "SIS004", "FIG002"}
+    code, out, err = cli(root, "--fix")
+    assert code == 0 and out == "", out
+    after = p.read_bytes()
+    expected = (before.replace("最后更新：2026-05-08".encode(), "最后更新：2026-05-20".encode())
+                .replace("· 技术地图（在做）".encode(), "· [技术地图](hub.md)".encode())
+                .replace(b"(assets/fig.svg)\\\r\n", b"(assets/fig.svg)  \r\n"))
+    assert after == expected                                   # nothing else changed, CRLF kept
+    assert cli(root, "--fix")[0] == 0 and p.read_bytes() == after   # idempotent
+    assert not [q for q in p.parent.iterdir() if q.name.startswith(".")]  # no temporary file left
+
+
+def test_diff_shows_the_fix_and_changes_nothing(root):
+    p = add(root, "fixme.md", FIXABLE)
+    before = p.read_bytes()
+    code, out, _ = cli(root, "--diff")
+    assert code == 1
+    assert "--- a/series/demo/fixme.md" in out and "+[技术地图](hub.md)" not in out
+    assert re.search(r"^\+.*最后更新：2026-05-20", out, re.M)
+    assert p.read_bytes() == before
+
+
+def test_explain_and_list_rules(root):
+    code, out, _ = cli(root, "--explain", "fig002")
+    assert code == 0 and out.startswith("FIG002 (caption-join) — error") and "Bad:" in out and "Good:" in out
+    code, out, _ = cli(root, "--list-rules")
+    assert code == 0 and len(out.splitlines()) == len(REGISTRY)
+    assert cli(root, "--explain", "NOPE1")[0] == 2
+
+
+def test_paths_limit_the_report_but_not_the_cross_checks(root, monkeypatch):
+    monkeypatch.chdir(root)
+    add(root, "e.md", "# no frontmatter\n")
+    add(root, "dup.md", HUB.read_text(encoding="utf-8").replace("order: 3", "order: 9"))   # slug `hub` twice
+    code, out, _ = cli(root, "series/demo/dup.md")
+    assert {l.split(":")[0] for l in out.splitlines()} == {"series/demo/dup.md"}
+    assert "FMT004" in out and "also used by series/demo/hub.md" in out
+    code, out, _ = cli(root, "series/demo")
+    assert "series/demo/e.md" in out
+
+
+def test_script_entry_point_runs_without_installation(root):
+    r = subprocess.run([sys.executable, str(ROOT / "scripts" / "lint.py"), "--root", str(root), "--today", "2026-06-01"],
+                       capture_output=True, text=True, cwd=root, env={**os.environ, "PYTHONPATH": ""})
+    assert r.returncode == 0, r.stderr
+    assert "No findings." in r.stderr
+
+
+# --- new post --------------------------------------------------------------------------------------------
+def test_new_post_scaffold_passes_the_linter_and_never_overwrites(root):
+    from serieskit.newpost import NewPostError, create
+    import datetime as dt
+    path, findings = create(root, "demo", "kv-cache", "KV Cache 实战", dt.date(2026, 6, 1), sections=4, tags=["推理"])
+    assert findings == []
+    text = path.read_text(encoding="utf-8")
+    assert "order: 4" in text and "date: 2026-06-01" in text and "最后更新：2026-06-01" in text
+    assert "[演示系列导航](index.md)" in text and "| §四 |" in text and "## 四、" in text
+    path.write_text("作者已经写了内容", encoding="utf-8")
+    with pytest.raises(NewPostError):
+        create(root, "demo", "kv-cache", "另一个标题", dt.date(2026, 6, 1))
+    assert path.read_text(encoding="utf-8") == "作者已经写了内容"
+    # a planned post takes its planned order and leaves the manifest's planned list
+    path2, findings2 = create(root, "demo", "cuda-graph", "CUDA Graph 实战", dt.date(2026, 6, 1))
+    assert "order: 1" in path2.read_text(encoding="utf-8")
+    assert "CUDA Graph 实战" not in (root / "series" / "demo" / "series.yml").read_text(encoding="utf-8")
+    assert findings2 == []

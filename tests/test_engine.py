@@ -1,0 +1,164 @@
+"""The engine's parts: the one-pass parser (honest Markdown, raw line/column), suppressions, rule
+isolation, per-series switches, select / ignore, Chinese reading time."""
+import datetime as dt
+import math
+from pathlib import Path
+
+import pytest
+
+from conftest import TODAY, make_site
+from serieskit.engine import lint
+from serieskit.loader import load_site
+from serieskit.model import Post
+from serieskit.rules import REGISTRY
+
+HUB = Path(__file__).parent / "rules" / "_site" / "series" / "demo" / "hub.md"
+
+
+def post_from(text: str, tmp_path: Path, name="x.md", raw: bytes | None = None) -> Post:
+    root = tmp_path
+    (root / "series" / "demo").mkdir(parents=True, exist_ok=True)
+    p = root / "series" / "demo" / name
+    data = raw if raw is not None else text.encode("utf-8")
+    p.write_bytes(data)
+    return Post(root, p, data)
+
+
+def write(root: Path, rel: str, text: str):
+    p = root / rel
+    p.parent.mkdir(parents=True, exist_ok=True)
+    p.write_text(text, encoding="utf-8")
+
+
+def findings(root, **kw):
+    return lint(load_site(root, today=TODAY), **kw)
+
+
+# --- parser --------------------------------------------------------------------------------------------
+def test_code_fences_inline_code_and_comments_are_not_prose(tmp_path):
+    post = post_from("---\ntitle: t\n---\n\n```python\n姊妹篇：x\nstyle A fill:#f00\n```\n\n"
+                     "正文 `<script>` 与 <!-- 注释 <script> --> 结束\n<!--\n多行\n-->\n~~~\n~~~\n", tmp_path)
+    assert post.prose(6) == "" and post.prose(7) == ""
+    assert 5 in post.body.in_code and 8 in post.body.in_code
+    line10 = post.prose(10)
+    assert "<script>" not in line10 and "正文" in line10 and "结束" in line10
+    assert len(line10) == len(post.line(10))          # masking keeps columns
+    assert [c.start for c in post.body.comments] == [10, 11]
+    assert [(f.start, f.end, f.lang) for f in post.body.fences] == [(5, 8, "python"), (14, 15, "")]
+
+
+def test_line_numbers_count_the_frontmatter_and_survive_crlf_and_bom(tmp_path):
+    text = "---\r\ntitle: t\r\n---\r\n\r\n## 一、标题\r\n"
+    post = post_from("", tmp_path, raw=b"\xef\xbb\xbf" + text.encode("utf-8"))
+    assert post.bom and post.line(5) == "## 一、标题"
+    assert [(h.line, h.col, h.text) for h in post.body.headings] == [(5, 4, "一、标题")]
+    assert post.serialize() == b"\xef\xbb\xbf" + text.encode("utf-8")   # byte for byte
+
+
+def test_unclosed_fence_swallows_the_rest(tmp_path):
+    post = post_from("---\ntitle: t\n---\n```mermaid\nflowchart LR\n## 二、标题\n", tmp_path)
+    assert post.body.fences[0].end is None
+    assert post.body.headings == []
+
+
+def test_links_with_spaces_angle_brackets_and_titles(tmp_path):
+    post = post_from('---\ntitle: t\n---\n[a](x.md "t") [b](<my file.md>) ![c](img/图 一.svg)\n', tmp_path)
+    assert [(l.href, l.col) for l in post.body.links] == [("x.md", 1), ("my file.md", 15)]
+    assert [(i.src, i.col) for i in post.body.images] == [("img/图 一.svg", 33)]
+
+
+# --- reading time --------------------------------------------------------------------------------------
+def test_reading_time_counts_chinese_characters_not_runs(tmp_path):
+    from serieskit.config import load_conventions
+    conv = load_conventions(Path(__file__).parents[1] / "conventions.yml")
+    body = "中" * 1000 + "\n\n" + " ".join(["word"] * 100) + "\n\n```\n" + "码" * 5000 + "\n```\n"
+    post = post_from("---\ntitle: t\n---\n" + body, tmp_path)
+    st = post.stats(conv)
+    assert st.cjk_chars == 1000 and st.words == 100
+    assert st.minutes == math.ceil(1000 / conv.cjk_chars_per_minute + 100 / conv.words_per_minute)
+
+
+# --- suppressions ----------------------------------------------------------------------------------------
+def test_next_line_suppression_silences_only_that_line_and_code(tmp_path):
+    root = make_site(tmp_path)
+    text = HUB.read_text(encoding="utf-8").replace("slug: hub", "slug: s").replace("order: 3", "order: 9")
+    text = text.replace("图 1：示意图的图注\n", "图 1：示意图的图注\n\n<!-- spec-disable-next-line FIG001: 装饰图 -->\n"
+                        "![a](assets/fig.svg)\n\n![b](assets/fig.svg)\n")
+    write(root, "series/demo/s.md", text)
+    got = [(f.code, f.line) for f in findings(root)]
+    lines = text.split("\n")
+    assert got == [("FIG001", lines.index("![b](assets/fig.svg)") + 1)]
+
+
+def test_file_suppression_and_multiple_codes(tmp_path):
+    root = make_site(tmp_path)
+    text = HUB.read_text(encoding="utf-8").replace("slug: hub", "slug: s").replace("order: 3", "order: 9")
+    text = text.replace("这是一篇干净的系列文章，以 Qwen3.5 为例。",
+                        "<!-- spec-disable EXM001, FIG001: 本文是流程说明 -->\n没有例子。\n\n![a](assets/fig.svg)\n")
+    write(root, "series/demo/s.md", text)
+    assert findings(root) == []
+
+
+# --- isolation, switches, select / ignore -------------------------------------------------------------------
+def test_a_crashing_rule_reports_spec002_and_the_others_still_run(tmp_path, monkeypatch):
+    root = make_site(tmp_path)
+    write(root, "series/demo/bad.md", HUB.read_text(encoding="utf-8").replace("slug: hub", "slug: b")
+          .replace("order: 3", "order: 9").replace("图 1：示意图的图注\n", "\n"))
+
+    def boom(self, post, ctx):
+        raise ZeroDivisionError("boom")
+    monkeypatch.setattr(type(REGISTRY["NUM001"]), "check", boom)
+    got = findings(root)
+    codes = {(f.path, f.code) for f in got}
+    assert ("series/demo/bad.md", "SPEC002") in codes and ("series/demo/hub.md", "SPEC002") in codes
+    assert ("series/demo/bad.md", "FIG001") in codes                     # other rules kept going
+    msg = next(f.message for f in got if f.code == "SPEC002")
+    assert "NUM001" in msg and "ZeroDivisionError" in msg
+
+
+def test_series_manifest_switches_a_rule_off_or_changes_severity(tmp_path):
+    root = make_site(tmp_path)
+    text = HUB.read_text(encoding="utf-8").replace("slug: hub", "slug: s").replace("order: 3", "order: 9")
+    write(root, "series/demo/s.md", text.replace("以 Qwen3.5 为例", "没有例子"))
+    assert [f.code for f in findings(root)] == ["EXM001"]
+    man = root / "series" / "demo" / "series.yml"
+    man.write_text(man.read_text(encoding="utf-8") + "rules: {EXM001: error}\n", encoding="utf-8")
+    assert [(f.code, f.severity) for f in findings(root)] == [("EXM001", "error")]
+    man.write_text(man.read_text(encoding="utf-8").replace("EXM001: error", "EXM001: off"), encoding="utf-8")
+    assert findings(root) == []
+
+
+def test_select_and_ignore_by_code_or_prefix(tmp_path):
+    root = make_site(tmp_path)
+    text = HUB.read_text(encoding="utf-8").replace("slug: hub", "slug: s").replace("order: 3", "order: 9")
+    write(root, "series/demo/s.md", text.replace("以 Qwen3.5 为例", "没有例子").replace("图 1：示意图的图注\n", "\n"))
+    assert {f.code for f in findings(root)} == {"EXM001", "FIG001"}
+    assert {f.code for f in findings(root, select={"FIG"})} == {"FIG001"}
+    assert {f.code for f in findings(root, ignore={"FIG001"})} == {"EXM001"}
+
+
+def test_standalone_posts_get_only_the_general_rules(tmp_path):
+    root = make_site(tmp_path)
+    write(root, "series/solo/x.md", "---\ntitle: 独立\nslug: x\ndate: 2026-01-01\n---\n\n## 随便的标题\n\n没有骨架。\n")
+    assert findings(root) == []
+
+
+def test_staleness_uses_the_given_date_or_source_date_epoch(tmp_path, monkeypatch):
+    root = make_site(tmp_path)
+    late = dt.date(2027, 1, 1)
+    assert [f.code for f in lint(load_site(root, today=late))] == ["TML003"]
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", str(int(dt.datetime(2027, 1, 1, tzinfo=dt.timezone.utc).timestamp())))
+    assert [f.code for f in lint(load_site(root))] == ["TML003"]
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", str(int(dt.datetime(2026, 6, 1, tzinfo=dt.timezone.utc).timestamp())))
+    assert lint(load_site(root)) == []
+
+
+def test_unchanged_posts_are_not_parsed_again(tmp_path):
+    root = make_site(tmp_path)
+    first = load_site(root, today=TODAY)
+    again = load_site(root, today=TODAY, previous=first)
+    assert again.by_rel["series/demo/hub.md"] is first.by_rel["series/demo/hub.md"]
+    hub = root / "series" / "demo" / "hub.md"
+    hub.write_text(hub.read_text(encoding="utf-8") + "\n补一句。\n", encoding="utf-8")
+    third = load_site(root, today=TODAY, previous=again)
+    assert third.by_rel["series/demo/hub.md"] is not first.by_rel["series/demo/hub.md"]

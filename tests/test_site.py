@@ -1,0 +1,190 @@
+"""The series site built from a small fixture project: URLs, generated pages, series order,
+prev / next, post header, figures, diagrams, glossary tooltips, feed, Chinese search, assets."""
+import json
+import re
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from sitebuild import ROOT, build, make_project
+
+ATOM = "{http://www.w3.org/2005/Atom}"
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("site")
+    proj = make_project(tmp)
+    out = tmp / "out"
+    r = build(proj, out)
+    assert r.returncode == 0, r.stdout + r.stderr
+    return out
+
+
+def html(site: Path, rel: str) -> str:
+    return (site / rel).read_text(encoding="utf-8")
+
+
+def test_urls_are_stable_ascii_and_drafts_are_left_out(site):
+    for rel in ("index.html", "demo/index.html", "demo/first/index.html", "demo/second/index.html",
+                "notes/solo/index.html", "tags/index.html", "archive/index.html", "rules/index.html",
+                "feed.xml", "demo/assets/fig.svg", "assets/vendor/mermaid/mermaid.esm.min.mjs",
+                "assets/vendor/katex/katex.min.js", "assets/stylesheets/palette.css"):
+        assert (site / rel).is_file(), rel
+    assert not (site / "demo" / "draft").exists()
+    assert "还在写的草稿" not in html(site, "demo/index.html")
+    assert not list((site / "assets" / "vendor").rglob("*.map")), "vendored assets ship without source maps"
+
+
+def test_series_index_lists_posts_and_planned_in_order(site):
+    page = html(site, "demo/index.html")
+    items = re.findall(r'<li class="series-index__item([^"]*)"[^>]*>.*?</li>', page, re.S)
+    titles = re.findall(r'<li class="series-index__item[^"]*"[^>]*>.*?(?:<a href="[^"]*">([^<]*)</a>|'
+                        r'<span class="series-planned">([^<]*)<)', page, re.S)
+    names = [a or b for a, b in titles]
+    assert names == ["第一篇：效率指标", "CUDA Graph 实战", "第二篇：投机解码", "量化推理实战"]
+    assert ["--planned" in i for i in items] == [False, True, False, True]
+    assert page.count('<span class="series-badge">在做</span>') == 2
+    assert "2026-03-20" in page and "分钟" in page and "第一篇的摘要。" in page
+
+
+def test_prev_next_follow_the_series(site):
+    first, second = html(site, "demo/first/index.html"), html(site, "demo/second/index.html")
+    assert re.search(r'class="series-nav__next" href="\.\./second/"', first)
+    assert "series-nav__prev" not in first
+    assert re.search(r'class="series-nav__prev" href="\.\./first/"', second)
+    assert "series-nav__next" not in second  # the draft after it is not published
+
+
+def test_post_header(site):
+    page = html(site, "demo/first/index.html")
+    header = re.search(r'<header class="series-post-header">.*?</header>', page, re.S).group(0)
+    assert "<h1>第一篇：效率指标</h1>" in header
+    assert "Qian, Cheng" in header and "2026-03-20" in header and "最后更新" in header and "2026-05-08" in header
+    assert "第 1 / 2 篇" in header
+    assert re.search(r"约 [\d,]+ 字 · 阅读约 \d+ 分钟", header)
+    tag_links = re.findall(r'class="series-tag" href="([^"]+)"', header)
+    assert tag_links == ["../../tags/#tag-%E6%8C%87%E6%A0%87", "../../tags/#tag-%E6%8E%A8%E7%90%86"]
+    tags = html(site, "tags/index.html")
+    assert 'id="tag-指标"' in tags and 'id="tag-推理"' in tags
+
+
+def test_sister_block_banner_figure_math_and_diagram(site):
+    page = html(site, "demo/first/index.html")
+    sister = re.search(r'<nav aria-label="姊妹篇" class="series-sister">(.*?)</nav>', page, re.S).group(1)
+    assert '<a href="../">演示系列导航</a>' in sister and '<a href="../second/">第二篇</a>' in sister
+    assert 'CUDA Graph 实战<span class="series-badge">在做</span>' in sister
+    assert re.search(r'<div class="series-banner" role="note">⚠️ 时效声明（最后更新：2026-05-08）', page)
+    fig = re.search(r'<figure class="series-figure">(.*?)</figure>', page, re.S).group(1)
+    assert 'src="../assets/fig.svg"' in fig
+    assert re.search(r"<figcaption>图 1：一张示意图，<code>code</code> 也可以出现在图注里</figcaption>", fig)
+    assert '<span class="arithmatex">' in page and '<div class="arithmatex">' in page
+    mer = re.search(r'<pre\s+class="mermaid"><code>(.*?)</code></pre>', page, re.S).group(1)
+    assert "classDef yellow fill:#FEF3C7,stroke:#F59E0B,color:#1F2937" in mer
+    assert "classDef pink fill:#FCE7F3,stroke:#EC4899,color:#1F2937" in mer
+
+
+def test_glossary_tooltips_first_occurrence_in_prose_only(site):
+    first = html(site, "demo/first/index.html")
+    assert first.count('<abbr class="series-term" title="Tensor Parallelism（TP）：') == 1
+    body = first.split('<div class="series-banner"')[0]
+    assert '<abbr class="series-term" title="Tensor Parallelism（TP）：把单层的矩阵' in body  # first: in the lead
+    assert "<code>投机解码</code>" in first                                             # not inside code
+    second = html(site, "demo/second/index.html")
+    assert second.count("Speculative Decoding（SD）") == 1
+    assert second.count('title="Key-Value Cache：') == 1
+    assert "<h2 id=" in second and "<abbr" not in re.search(r"<h2.*?</h2>", second, re.S).group(0)
+
+
+def test_feed_is_valid_atom(site):
+    root = ET.fromstring((site / "feed.xml").read_bytes())
+    assert root.tag == f"{ATOM}feed"
+    for child in ("id", "title", "updated", "author"):
+        assert root.find(f"{ATOM}{child}") is not None, child
+    entries = root.findall(f"{ATOM}entry")
+    titles = [e.findtext(f"{ATOM}title") for e in entries]
+    assert sorted(titles) == sorted(["第一篇：效率指标", "第二篇：投机解码", "独立文章：不属于任何系列"])
+    ids = set()
+    for e in entries:
+        for child in ("id", "title", "updated", "published"):
+            assert e.findtext(f"{ATOM}{child}"), child
+        assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", e.findtext(f"{ATOM}updated"))
+        link = e.find(f"{ATOM}link")
+        assert link is not None and link.get("href").startswith("http")
+        ids.add(e.findtext(f"{ATOM}id"))
+    assert len(ids) == len(entries)
+    assert 'type="application/atom+xml"' in html(site, "index.html")
+
+
+def test_search_index_has_jieba_segmented_terms(site):
+    data = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))
+    text = "\u200b".join(d["text"] + "\u200b" + d["title"] for d in data["docs"])
+    tokens = set(re.split(r"[\u200b\s]+", text))
+    assert "投机解码" in tokens       # a glossary term, kept whole by the user dictionary
+    assert "张量并行" in tokens
+    assert "效率" in tokens or "效率指标" in tokens
+
+
+ALLOWED_JS_URLS = {
+    # Material's fallback when no global `mermaid` exists; our loader always defines one (the browser
+    # suite records every request and proves it is never fetched).
+    "https://unpkg.com/mermaid@11/dist/mermaid.min.js",
+}
+
+
+def test_no_asset_is_loaded_from_another_host(site):
+    problems = []
+    for p in site.rglob("*"):
+        if p.suffix not in (".html", ".css", ".js", ".mjs"):
+            continue
+        text = p.read_text(encoding="utf-8", errors="replace")
+        if p.suffix == ".html":
+            for m in re.finditer(r"<(script|link|img|iframe|source|video|audio|embed)\b[^>]*?\b(src|href)=[\"']((?:https?:)?//[^\"']+)", text, re.I):
+                tag, _, url = m.groups()
+                if tag.lower() == "link" and re.search(r'rel="(canonical|alternate)"', m.group(0)):
+                    continue
+                if not url.startswith("http://127.0.0.1:8000/"):
+                    problems.append(f"{p.relative_to(site)}: <{tag}> {url}")
+        elif p.suffix == ".css":
+            for m in re.finditer(r"(?:url\(\s*['\"]?|@import\s+['\"])((?:https?:)?//[^'\")\s]+)", text):
+                problems.append(f"{p.relative_to(site)}: {m.group(1)}")
+        else:
+            for m in re.finditer(r"['\"`](https?://[^'\"`\s]+\.(?:m?js|css|woff2?|ttf))['\"`]", text):
+                if m.group(1) not in ALLOWED_JS_URLS:
+                    problems.append(f"{p.relative_to(site)}: {m.group(1)}")
+    assert not problems, "\n".join(problems)
+
+
+def test_no_google_fonts(site):
+    page = html(site, "index.html")
+    assert "fonts.googleapis.com" not in page and "fonts.gstatic.com" not in page
+
+
+def test_rules_page_lists_every_rule(site):
+    from serieskit.rules import REGISTRY
+    page = html(site, "rules/index.html")
+    for code, rule in REGISTRY.items():
+        assert f'id="{code.lower()}"' in page, code
+        assert rule.slug in page
+    assert "#FEF3C7" in page and "#3B82F6" in page
+
+
+def test_home_and_archive(site):
+    home = html(site, "index.html")
+    assert "演示系列导航" in home and "第二篇：投机解码" in home
+    assert home.index("第二篇：投机解码") < home.index("第一篇：效率指标")  # latest first
+    archive = html(site, "archive/index.html")
+    assert archive.index("2026 年 5 月") < archive.index("2026 年 3 月") < archive.index("2026 年 2 月")
+
+
+def test_csp_meta_matches_headers_file(site):
+    headers = (site / "_headers").read_text(encoding="utf-8")
+    policy = re.search(r"Content-Security-Policy: (.*)", headers).group(1)
+    assert "'unsafe-eval'" not in policy and "'unsafe-inline'" not in policy.split("style-src")[0]
+    for page in site.rglob("*.html"):
+        text = page.read_text(encoding="utf-8")
+        m = re.search(r'<meta http-equiv="Content-Security-Policy" content="([^"]+)">', text)
+        assert m, page
+        meta = m.group(1).replace("&#x27;", "'")
+        assert policy.startswith(meta), page
