@@ -63,6 +63,7 @@ class Conventions:
     skeleton_columns: list[str]
     closing_sections: tuple[str, ...]
     stale_after_days: int
+    standing_examples: tuple[str, ...]
     cjk_chars_per_minute: int
     words_per_minute: int
     allowed_colours: frozenset[str] = field(default=frozenset())
@@ -139,6 +140,7 @@ def load_conventions(path: str | Path) -> Conventions:
             skeleton_columns=[str(c) for c in patterns["skeleton_columns"]],
             closing_sections=tuple(str(c) for c in patterns["closing_sections"]),
             stale_after_days=int(staleness.get("stale_after_days", 180)),
+            standing_examples=tuple(str(e) for e in (data.get("standing_examples") or [])),
             cjk_chars_per_minute=int(reading.get("cjk_chars_per_minute", 400)),
             words_per_minute=int(reading.get("words_per_minute", 200)),
             allowed_colours=frozenset(a for a in allowed if a),

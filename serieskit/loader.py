@@ -54,10 +54,11 @@ def _yaml_lines(text: str) -> tuple[object, dict[str, int], list[int]]:
 
 
 
-def load_series(root: Path, area: Path) -> Series:
+def load_series(root: Path, area: Path, conv: Conventions) -> Series:
     mpath = area / MANIFEST
     rel = mpath.relative_to(root).as_posix()
-    s = Series(slug=area.name, dir=area, manifest_rel=rel, title=area.name, index_title=area.name)
+    s = Series(slug=area.name, dir=area, manifest_rel=rel, title=area.name, index_title=area.name,
+               standing_examples=list(conv.standing_examples), stale_after_days=conv.stale_after_days)
 
     def problem(code, line, col, msg, sev="error", path=rel):
         s.problems.append((path, code, line, col, sev, msg))
@@ -99,9 +100,10 @@ def load_series(root: Path, area: Path) -> Series:
     s.index_title = get("index_title", str, s.title)
     s.description = get("description", str, "").strip()
     s.author = get("author", str, "")
-    ex = get("standing_examples", list, [])
-    s.standing_examples = [str(e) for e in ex if isinstance(e, (str, int, float))]
-    s.stale_after_days = get("stale_after_days", int, 180)
+    if "standing_examples" in data:
+        ex = get("standing_examples", list, [])
+        s.standing_examples = [str(e) for e in ex if isinstance(e, (str, int, float))]
+    s.stale_after_days = get("stale_after_days", int, conv.stale_after_days)
     s.timely = get("timely", bool, False)
     rules = get("rules", dict, {})
     for code, sev in rules.items():
@@ -237,7 +239,7 @@ def load_site(root: str | Path, conventions: Conventions | None = None, today: d
     if sroot.is_dir():
         for area in sorted(sroot.iterdir()):
             if area.is_dir() and not area.is_symlink() and (area / MANIFEST).is_file():
-                series[area.name] = load_series(root, area)
+                series[area.name] = load_series(root, area, conv)
         for path in _walk(root, sroot, fs_problems):
             rel = path.relative_to(root).as_posix()
             site_rel = path.relative_to(sroot).as_posix()

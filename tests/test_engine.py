@@ -162,3 +162,23 @@ def test_unchanged_posts_are_not_parsed_again(tmp_path):
     hub.write_text(hub.read_text(encoding="utf-8") + "\n补一句。\n", encoding="utf-8")
     third = load_site(root, today=TODAY, previous=again)
     assert third.by_rel["series/demo/hub.md"] is not first.by_rel["series/demo/hub.md"]
+
+
+def test_the_engine_does_not_import_mkdocs():
+    import subprocess
+    import sys
+    code = ("import sys; import serieskit.cli, serieskit.render, serieskit.pages, serieskit.session, serieskit.newpost; "
+            "bad = sorted(m for m in sys.modules if m.split('.')[0] in ('mkdocs', 'material', 'mermaid2')); "
+            "print(bad); sys.exit(1 if bad else 0)")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=Path(__file__).parents[1])
+    assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_standing_examples_default_from_conventions_and_manifest_overrides(tmp_path):
+    root = make_site(tmp_path)
+    man = root / "series" / "demo" / "series.yml"
+    man.write_text(man.read_text(encoding="utf-8").replace("standing_examples: [Qwen3.5, Qwen3.6, DeepSeek-V4]\n", ""),
+                   encoding="utf-8")
+    assert load_site(root, today=TODAY).series["demo"].standing_examples == ["Qwen3.5", "Qwen3.6", "DeepSeek-V4"]
+    man.write_text(man.read_text(encoding="utf-8") + "standing_examples: [Llama-4]\n", encoding="utf-8")
+    assert [f.code for f in findings(root)] == ["EXM001"]
