@@ -21,6 +21,21 @@ def esc(s: str) -> str:
     return html.escape(s, quote=True)
 
 
+CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1", re.S)
+
+
+def doc_text(s: str) -> str:
+    """A rule's prose as Markdown that shows what it says: `<figure>` written in the text (outside a
+    code span) is a word, not an element the browser would create (and swallow the sentence)."""
+    out, pos = [], 0
+    for m in CODE_SPAN.finditer(s):
+        out.append(s[pos:m.start()].replace("<", "&lt;").replace(">", "&gt;"))
+        out.append(m.group(0))
+        pos = m.end()
+    out.append(s[pos:].replace("<", "&lt;").replace(">", "&gt;"))
+    return "".join(out)
+
+
 def md_link_text(s: str) -> str:
     return s.replace("[", "\\[").replace("]", "\\]")
 
@@ -156,11 +171,11 @@ def rules_page(site: Site) -> str:
     lines.append("")
     for code, r in REGISTRY.items():
         d = r.doc_sections()
-        lines += [f"## {code} · {r.slug} {{ #{code.lower()} }}", "", f"**{d['summary']}**", "",
+        lines += [f"## {code} · {r.slug} {{ #{code.lower()} }}", "", f"**{doc_text(d['summary'])}**", "",
                   f"级别：{SEVERITY_ZH[r.severity]}　自动修复：{'是（`--fix`）' if r.fixable else '否'}", ""]
         for key, title in (("what", "检查什么"), ("why", "为什么")):
             if d.get(key):
-                lines += [f"*{title}*", "", d[key], ""]
+                lines += [f"*{title}*", "", doc_text(d[key]), ""]
         for key, title in (("bad", "反例"), ("good", "正例")):
             if d.get(key):
                 lines += [f"*{title}*", "", "`````markdown", d[key], "`````", ""]

@@ -168,6 +168,10 @@ def test_rules_page_lists_every_rule(site):
         assert f'id="{code.lower()}"' in page, code
         assert rule.slug in page
     assert "#FEF3C7" in page and "#3B82F6" in page
+    # a tag named in a rule's prose is shown as text, never parsed as an element that eats the sentence
+    main = page.split('<div class="md-content"', 1)[1]
+    assert "<figure" not in main and "<figcaption" not in main
+    assert "&lt;figure&gt; with &lt;figcaption&gt;" in main
 
 
 def test_home_and_archive(site):
