@@ -19,6 +19,12 @@
     ".cluster span,.cluster-label span,.cluster-label .nodeLabel,.cluster text{color:var(--series-cluster-fg);fill:var(--series-cluster-fg)}";
   var config = {};
   var ready = null;
+  // mermaid 12 draws in its "neo" look with the "redux-color" theme and the ELK layout by default:
+  // every sequence participant and class gets its own colour (outside the palette, over Material's
+  // theme) and each flowchart page downloads the 1.6 MB ELK chunk. The classic look, default theme
+  // and dagre layout (mermaid 11's defaults) keep the palette and load only what a diagram needs.
+  // mkdocs.yml (mermaid2 `arguments:`) may still override them; a diagram may ask for `layout: elk`.
+  var defaults = { look: "classic", theme: "default", layout: "dagre" };
 
   function userArgs() {
     var el = document.getElementById("__mermaid_config");
@@ -30,7 +36,7 @@
     if (!ready) {
       ready = import(new URL("mermaid.esm.min.mjs", base).href).then(function (mod) {
         var m = mod.default;
-        var cfg = Object.assign({}, userArgs(), config, { startOnLoad: false });
+        var cfg = Object.assign({}, defaults, userArgs(), config, { startOnLoad: false });
         cfg.themeCSS = (config.themeCSS || "") + extraCSS;
         m.initialize(cfg);
         return m;
