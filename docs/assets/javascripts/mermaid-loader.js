@@ -26,6 +26,17 @@
   // mkdocs.yml (mermaid2 `arguments:`) may still override them; a diagram may ask for `layout: elk`.
   var defaults = { look: "classic", theme: "default", layout: "dagre" };
 
+  // Material scales a diagram down to the column (width 100%, max-width: its natural width). Below
+  // three quarters of its natural size the labels get too small to read on a phone: from there on
+  // the diagram keeps that size and scrolls inside its own box (.mermaid has overflow-x: auto).
+  var MIN_SCALE = 0.75;
+
+  function legible(svg) {
+    return svg.replace(/^(<svg\b[^>]*?\bstyle="[^"]*?max-width:\s*([\d.]+)px;?)/, function (all, head, w) {
+      return head + (/;$/.test(head) ? "" : ";") + " min-width: " + (parseFloat(w) * MIN_SCALE).toFixed(1) + "px;";
+    });
+  }
+
   function userArgs() {
     var el = document.getElementById("__mermaid_config");
     if (!el) return {};
@@ -49,7 +60,10 @@
     __series: true,
     initialize: function (cfg) { config = Object.assign({}, cfg || {}); },
     render: function (id, text) {
-      return load().then(function (m) { return m.render(id, text); });
+      return load().then(function (m) { return m.render(id, text); }).then(function (r) {
+        r.svg = legible(r.svg);
+        return r;
+      });
     },
     run: function (opts) { return load().then(function (m) { return m.run(opts); }); }
   };
