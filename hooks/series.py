@@ -13,6 +13,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import html
+import json
 import os
 import re
 import sys
@@ -332,3 +333,17 @@ def on_post_build(config):
                "  X-Content-Type-Options: nosniff\n"
                "  Referrer-Policy: strict-origin-when-cross-origin\n")
     (site_dir / "_headers").write_text(headers, encoding="utf-8")
+    _utf8_search_index(site_dir)
+
+
+def _utf8_search_index(site_dir: Path) -> None:
+    """Material writes the search index as ASCII JSON: every Chinese character becomes a 6-byte
+    `\\uXXXX` escape (3 bytes in UTF-8). Every reader downloads the index on the first page they open,
+    so the same JSON is rewritten as UTF-8 (about 40% smaller here). Hooks run after the plugins."""
+    path = site_dir / "search" / "search_index.json"
+    if not path.is_file():
+        return
+    raw = path.read_text(encoding="utf-8")
+    out = json.dumps(json.loads(raw), separators=(",", ":"), ensure_ascii=False)
+    if out != raw:
+        path.write_text(out, encoding="utf-8")

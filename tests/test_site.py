@@ -118,7 +118,9 @@ def test_feed_is_valid_atom(site):
 
 
 def test_search_index_has_jieba_segmented_terms(site):
-    data = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))
+    raw = (site / "search" / "search_index.json").read_text(encoding="utf-8")
+    assert "投机解码" in raw and not re.search(r"\\u[4-9][0-9a-f]{3}", raw), "the index is UTF-8, not \\u escapes"
+    data = json.loads(raw)
     text = "\u200b".join(d["text"] + "\u200b" + d["title"] for d in data["docs"])
     tokens = set(re.split(r"[\u200b\s]+", text))
     assert "投机解码" in tokens       # a glossary term, kept whole by the user dictionary
