@@ -1,0 +1,536 @@
+"""What readers see, in a real browser: the real site is built, served on 127.0.0.1 and read by Debian's
+Chromium (Playwright), on a desktop and on a phone, in light and in dark mode.
+
+Every page: no request leaves 127.0.0.1, no console error, no failed request; every diagram is drawn
+(no mermaid error) with the palette's colours and readable text; every formula goes through KaTeX;
+every figure shows its image and caption; on a phone nothing scrolls sideways but the boxes made for
+it. Posts: the timeliness notice, sister block, series position, prev / next and the 在做 items match
+the frontmatter and the manifest (read with serieskit's loader). As a reader: Chinese search, glossary
+tooltips, instant navigation. Screenshots go to artifacts/screenshots/ (not committed; CI keeps them).
+
+One browser for the whole session; each page is read once per viewport and every check below reads
+from that visit, so the suite stays fast.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+from browser_harness import (DESKTOP, INIT_SCRIPT, LAYOUT_JS, PHONE, READ_JS, READY_JS, ROOT, SiteServer,
+                             build_site, chromium_problem, has_math, launch, showcase_post, site_pages)
+from serieskit.lead import banner, sister_line
+from serieskit.loader import load_site
+from serieskit.mermaid import mermaid_fences
+from serieskit.figures import figures
+from serieskit.render import render_post, tooltip
+
+SCREENSHOTS = ROOT / "artifacts" / "screenshots"
+TODAY = dt.datetime.now(tz=dt.timezone.utc).date()   # the build's "today" too (SOURCE_DATE_EPOCH)
+MIN_CONTRAST = 4.5
+MIN_DIAGRAM_TEXT_PX = 11.0   # a diagram may shrink to fit, never below this text size: it scrolls instead
+SEARCH_TERM = "投机解码"      # a glossary term; the glossary's `post:` says which post explains it
+READY_TIMEOUT_MS = 20_000
+
+# --- the model: what every page should show, from the sources -------------------------------------------
+SITE = load_site(ROOT, today=TODAY)
+CONV = SITE.conv
+PUBLISHED = [p for p in SITE.posts if not p.is_draft]
+POSTS_BY_URL = {"/" + p.url_dir: p for p in PUBLISHED}
+PALETTE = {c.name: c.fill.lower() for c in CONV.palette}
+DEFAULT_FILL = CONV.colour(CONV.default_node).fill.lower()
+
+
+def url_of(site_path: str) -> str:
+    """URL path of a page of the site's source tree (`a/index.md` -> `/a/`, `a/b.md` -> `/a/b/`)."""
+    p = SITE.post_at(site_path)
+    if p is not None:
+        return "/" + p.url_dir
+    stem = site_path[:-3] if site_path.endswith(".md") else site_path
+    if stem == "index":
+        return "/"
+    if stem.endswith("/index"):
+        return "/" + stem[:-len("index")]
+    return "/" + stem + "/"
+
+
+def expected_pages() -> list[str]:
+    pages = {url_of(sp) for sp in SITE.pages if not (SITE.post_at(sp) and SITE.post_at(sp).is_draft)}
+    pages.add("/404.html")
+    return sorted(pages)
+
+
+PAGES = expected_pages()
+SERIES_INDEXES = ["/" + s.slug + "/" for s in SITE.series.values()]
+SHOWCASE = {"home": "/", "series-index": SERIES_INDEXES[0] if SERIES_INDEXES else "/",
+            "post": "/" + showcase_post(SITE).url_dir}   # the screenshots
+
+
+# --- the session: build, serve, one browser ------------------------------------------------------------------
+@pytest.fixture(scope="session")
+def served(tmp_path_factory):
+    """The real site, built for the address it is served at (a free port on 127.0.0.1)."""
+    out = tmp_path_factory.mktemp("browser") / "site"
+    out.mkdir()
+    with SiteServer(out, cache=True) as srv:
+        r = build_site(out, ROOT, today=TODAY, site_url=srv.base)
+        assert r.returncode == 0, "mkdocs build of the real site failed:\n" + (r.stdout + r.stderr)[-4000:]
+        yield srv, out
+
+
+@pytest.fixture(scope="session")
+def server(served) -> SiteServer:
+    return served[0]
+
+
+@pytest.fixture(scope="session")
+def built(served) -> Path:
+    return served[1]
+
+
+@pytest.fixture(scope="session")
+def browser():
+    problem = chromium_problem()
+    if problem:
+        pytest.fail(problem, pytrace=False)
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.fail("Playwright for Python is missing: install the dev extra (pip install -e '.[dev]')", pytrace=False)
+    pw = sync_playwright().start()
+    b = launch(pw)
+    yield b
+    b.close()
+    pw.stop()
+
+
+@dataclass
+class Visit:
+    """One page as a reader got it: the network, the console, and what was on screen."""
+    path: str
+    viewport: str
+    requests: list[str] = field(default_factory=list)
+    failed: list[str] = field(default_factory=list)
+    console: list[str] = field(default_factory=list)
+    ready: bool = False
+    error: str = ""
+    light: dict = field(default_factory=dict)
+    dark: dict | None = None
+    layout: dict | None = None
+
+
+def _expected_diagrams(built: Path, path: str) -> int:
+    post = POSTS_BY_URL.get(path)
+    if post is not None:
+        return len(mermaid_fences(post))
+    f = built / (path.lstrip("/") + "index.html" if path.endswith("/") else path.lstrip("/"))
+    return len(re.findall(r'<pre\s+class="mermaid"', f.read_text(encoding="utf-8")))
+
+
+def _watch(page, visit: Visit):
+    page.on("request", lambda r: visit.requests.append(r.url))
+    page.on("requestfailed", lambda r: visit.failed.append(f"{r.url} ({r.failure})"))
+    page.on("response", lambda r: r.status >= 400 and visit.failed.append(f"{r.url} (HTTP {r.status})"))
+    page.on("console", lambda m: m.type == "error" and visit.console.append(m.text))
+    page.on("pageerror", lambda e: visit.console.append(f"uncaught: {e}"))
+
+
+def wait_ready(page, expected: int) -> bool:
+    try:
+        page.wait_for_function(READY_JS, arg=expected, timeout=READY_TIMEOUT_MS)
+        return True
+    except Exception:   # what is missing is reported by the checks that read the page
+        return False
+
+
+def toggle_scheme(page) -> str:
+    before = page.evaluate("document.body.getAttribute('data-md-color-scheme')")
+    page.locator("form[data-md-component=palette] label:visible").first.click()
+    page.wait_for_function("(b) => document.body.getAttribute('data-md-color-scheme') !== b", arg=before)
+    page.wait_for_timeout(50)   # let the colour transition settle
+    return page.evaluate("document.body.getAttribute('data-md-color-scheme')")
+
+
+def shoot(page, name: str, scheme: str, viewport: str):
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}-{scheme}-{viewport}.png"), full_page=True, animations="disabled")
+
+
+def read_site(browser, server, built, viewport: dict, name: str) -> dict[str, Visit]:
+    shots = {v: k for k, v in SHOWCASE.items()}
+    conf = {"palette": list(PALETTE)}
+    visits = {}
+    for path in PAGES:
+        ctx = browser.new_context(viewport=viewport, color_scheme="light", is_mobile=viewport is PHONE,
+                                  has_touch=viewport is PHONE, device_scale_factor=1)
+        ctx.add_init_script(INIT_SCRIPT)
+        page = ctx.new_page()
+        v = visits[path] = Visit(path, name)
+        _watch(page, v)
+        try:
+            page.goto(server.origin + path, wait_until="load")
+            v.ready = wait_ready(page, _expected_diagrams(built, path))
+            v.light = page.evaluate(READ_JS, conf)
+            if viewport is PHONE:
+                v.layout = page.evaluate(LAYOUT_JS)
+            if path in shots:
+                shoot(page, shots[path], "light", name)
+            if path in shots or (v.light["diagrams"] and viewport is DESKTOP):
+                scheme = toggle_scheme(page)
+                v.dark = page.evaluate(READ_JS, conf)
+                v.dark["scheme"] = scheme
+                if path in shots:
+                    shoot(page, shots[path], "dark", name)
+        except Exception as exc:   # reported by test_every_page_can_be_read; the other pages go on
+            v.error = f"{type(exc).__name__}: {exc}"
+        ctx.close()
+    return visits
+
+
+@pytest.fixture(scope="session")
+def desktop(browser, server, built) -> dict[str, Visit]:
+    return read_site(browser, server, built, DESKTOP, "desktop")
+
+
+@pytest.fixture(scope="session")
+def phone(browser, server, built) -> dict[str, Visit]:
+    return read_site(browser, server, built, PHONE, "phone")
+
+
+@pytest.fixture(params=["desktop", "phone"])
+def visits(request) -> dict[str, Visit]:
+    return request.getfixturevalue(request.param)
+
+
+# --- every page -----------------------------------------------------------------------------------------------
+def test_the_suite_reads_every_page_of_the_site(built):
+    assert sorted("/" + p for p in site_pages(built)) == PAGES
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_every_page_can_be_read(visits, path):
+    v = visits[path]
+    assert not v.error, f"{path} ({v.viewport}): {v.error}"
+    assert v.ready, f"{path} ({v.viewport}): diagrams, formulas or images still not done after {READY_TIMEOUT_MS} ms"
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_no_request_leaves_127_0_0_1(visits, server, path):
+    v = visits[path]
+    foreign = [u for u in v.requests if not (u.startswith(server.origin + "/") or u.startswith(("data:", "blob:")))]
+    assert not foreign, f"{path} ({v.viewport}) requested other hosts:\n" + "\n".join(foreign)
+    assert v.requests, f"{path}: no request recorded"
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_no_console_error_and_no_failed_request(visits, path):
+    v = visits[path]
+    assert not v.failed, f"{path} ({v.viewport}) failed requests:\n" + "\n".join(v.failed)
+    assert not v.console, f"{path} ({v.viewport}) console errors:\n" + "\n".join(v.console)
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_every_diagram_is_drawn_without_mermaid_errors(visits, built, path):
+    v = visits[path]
+    data = v.light
+    expected = _expected_diagrams(built, path)
+    assert data["pendingDiagrams"] == 0, f"{path} ({v.viewport}): {data['pendingDiagrams']} diagram(s) left as source text"
+    assert not data["mermaidErrors"], f"{path} ({v.viewport}): mermaid error output on the page: {data['mermaidErrors']}"
+    assert len(data["diagrams"]) == expected, f"{path} ({v.viewport}): {len(data['diagrams'])} diagram(s) drawn, {expected} in the source"
+    for i, d in enumerate(data["diagrams"], 1):
+        assert d["hasSvg"], f"{path} ({v.viewport}): diagram {i} has no SVG"
+        assert not d["errors"], f"{path} ({v.viewport}): diagram {i} shows a mermaid error: {d['errors']}"
+        assert d["nodes"], f"{path} ({v.viewport}): diagram {i} ({d['type']}) has no nodes"
+
+
+def _colour_problems(data: dict) -> list[str]:
+    problems = []
+    for i, d in enumerate(data["diagrams"], 1):
+        for n in d["nodes"]:
+            if n["classes"]:
+                want = {PALETTE[c] for c in n["classes"]}
+                if n["fill"] not in want:
+                    problems.append(f"diagram {i} node {n['label']!r} class {n['classes']}: fill {n['fill']}, want {sorted(want)}")
+            elif n["styled"]:
+                if n["fill"] not in CONV.allowed_colours:
+                    problems.append(f"diagram {i} node {n['label']!r} styled with fill {n['fill']}, outside the palette")
+            elif n["fill"] != DEFAULT_FILL:
+                problems.append(f"diagram {i} unstyled node {n['label']!r}: fill {n['fill']}, want the default {DEFAULT_FILL}")
+    return problems
+
+
+@pytest.mark.parametrize("path", [p for p in PAGES if p in POSTS_BY_URL])
+def test_diagram_nodes_carry_palette_and_default_fills_in_light_and_dark(desktop, path):
+    v = desktop[path]
+    if not v.light["diagrams"]:
+        assert not mermaid_fences(POSTS_BY_URL[path])
+        return
+    assert v.light["scheme"] == "default" and v.dark and v.dark["scheme"] == "slate"
+    for mode, data in (("light", v.light), ("dark", v.dark)):
+        problems = _colour_problems(data)
+        assert not problems, f"{path} in {mode} mode:\n" + "\n".join(problems)
+    classes = {c for d in v.light["diagrams"] for n in d["nodes"] for c in n["classes"]}
+    assert classes, f"{path}: no node uses a palette class (the posts colour their diagrams with them)"
+
+
+@pytest.mark.parametrize("path", [p for p in PAGES if p in POSTS_BY_URL])
+def test_diagram_text_keeps_its_contrast_in_light_and_dark(desktop, path):
+    v = desktop[path]
+    for mode, data in (("light", v.light), ("dark", v.dark or {"diagrams": []})):
+        low = [f"diagram {i} {t['kind']} {t['label']!r}: {t['fg']} on {t['bg']} = {t['ratio']:.2f}"
+               for i, d in enumerate(data["diagrams"], 1) for t in d["texts"] if t["ratio"] < MIN_CONTRAST]
+        assert not low, f"{path} in {mode} mode, text contrast below {MIN_CONTRAST}:1:\n" + "\n".join(low)
+        if data["diagrams"]:
+            assert any(t["kind"] == "node" or t["kind"] == "actor" for d in data["diagrams"] for t in d["texts"])
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_every_formula_renders_through_katex(visits, path):
+    v = visits[path]
+    m = v.light["math"]
+    assert m["rendered"] == m["count"], f"{path} ({v.viewport}): {m['count'] - m['rendered']} of {m['count']} formulas not rendered"
+    assert not m["errors"], f"{path} ({v.viewport}): KaTeX errors: {m['errors']}"
+    assert not m["raw"], f"{path} ({v.viewport}): raw TeX left in the text: {m['raw'][:5]}"
+    post = POSTS_BY_URL.get(path)
+    if post is not None and has_math(post):
+        assert m["count"] > 0, f"{path}: the post has formulas but none reached the page"
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_every_figure_shows_its_image_and_caption(visits, path):
+    v = visits[path]
+    figs = v.light["figures"]
+    for f in figs:
+        assert f["naturalWidth"] > 0 and f["visible"], f"{path} ({v.viewport}): image {f['src']} is not shown"
+        assert f["caption"] and f["captionVisible"], f"{path} ({v.viewport}): figure {f['src']} has no visible figcaption"
+    assert not v.light["looseImages"], f"{path}: images outside a figure: {v.light['looseImages']}"
+    post = POSTS_BY_URL.get(path)
+    if post is not None:
+        want = [Path(f.image.src).name for f in figures(post) if f.caption is not None]
+        got = [Path(urlsplit(f["src"] or "").path).name for f in figs]
+        assert got == want, f"{path}: figures on the page {got}, in the post {want}"
+
+
+# --- the series blocks of a post -----------------------------------------------------------------------------
+def _timely(post) -> bool:
+    v = post.meta.get("timely")
+    if isinstance(v, bool):
+        return v
+    s = SITE.series_of(post)
+    return bool(s and s.timely)
+
+
+def _sister_expected(post) -> list[dict]:
+    sl = sister_line(post, CONV)
+    out = []
+    for item in (sl.items if sl else []):
+        if item.kind == "link":
+            kind, target = SITE.resolve(post, item.href)
+            assert kind == "page", f"{post.rel}: sister link {item.href} does not resolve ({kind})"
+            tp = SITE.post_at(target)
+            if tp is not None and tp.is_draft:
+                out.append({"kind": "planned", "text": item.label, "href": None, "badge": False})
+            else:
+                out.append({"kind": "link", "text": item.label, "href": url_of(target), "badge": False})
+        else:
+            out.append({"kind": "planned", "text": item.label, "href": None, "badge": item.marked})
+    return out
+
+
+@pytest.mark.parametrize("path", sorted(POSTS_BY_URL))
+def test_post_shows_notice_sister_block_position_and_prev_next(desktop, path):
+    post = POSTS_BY_URL[path]
+    data = desktop[path].light
+    series = SITE.series_of(post)
+    last = post.last_update
+    # the timeliness notice
+    if series is not None and _timely(post):
+        b = data["banner"]
+        assert b and b["visible"], f"{path}: a timely post shows no timeliness notice"
+        assert f"最后更新：{last.isoformat()}" in b["text"], f"{path}: notice {b['text'][:60]!r} vs frontmatter {last}"
+        stale = (TODAY - last).days > series.stale_after_days
+        assert b["stale"] == stale and (("可能已过时" in b["text"]) == stale), f"{path}: stale notice should be {stale}"
+    elif banner(post, CONV) is None:
+        assert data["banner"] is None
+    # the sister block
+    want = _sister_expected(post) if series is not None else []
+    if want:
+        s = data["sister"]
+        assert s and s["visible"], f"{path}: the sister block is not visible"
+        got = [{k: i[k] for k in ("kind", "text", "href", "badge")} for i in s["items"]]
+        assert got == want, f"{path}: sister block\n got  {got}\n want {want}"
+        for i in s["items"]:
+            assert i["visible"] and (i["badgeVisible"] or not i["badge"]), f"{path}: sister item {i['text']} not visible"
+    # series position and prev / next inside the series
+    if series is None:
+        assert data["position"] is None and data["prev"] is None and data["next"] is None
+        return
+    seq = SITE.series_posts(series.slug, include_drafts=False)
+    k = seq.index(post)
+    pos = data["position"]
+    assert pos and pos["visible"], f"{path}: no series position"
+    assert series.title in pos["text"] and f"第 {k + 1} / {len(seq)} 篇" in pos["text"], f"{path}: position {pos['text']!r}"
+    assert pos["href"] == f"/{series.slug}/"
+    for key, other in (("prev", seq[k - 1] if k > 0 else None), ("next", seq[k + 1] if k + 1 < len(seq) else None)):
+        got = data[key]
+        if other is None:
+            assert got is None, f"{path}: {key} link {got} at the end of the series"
+        else:
+            assert got and got["visible"], f"{path}: no visible {key} link (to {other.rel})"
+            assert got["href"] == "/" + other.url_dir and other.title in got["text"], f"{path}: {key} is {got}, want {other.rel}"
+
+
+@pytest.mark.parametrize("path", SERIES_INDEXES)
+def test_series_index_lists_posts_in_order_and_planned_posts_as_zaizuo(desktop, path):
+    series = SITE.series[path.strip("/")]
+    posts = SITE.series_posts(series.slug, include_drafts=False)
+    titles = {p.title for p in posts}
+    want = [(p.order if p.order is not None else 10 ** 6, 0, p.title, "/" + p.url_dir, False) for p in posts]
+    want += [(pl.order if pl.order is not None else 10 ** 6 + 1, 1, pl.title, None, True)
+             for pl in series.planned if pl.title not in titles]
+    want.sort(key=lambda t: (t[0], t[1]))
+    got = desktop[path].light["index"]
+    assert [(i["title"], i["href"], i["planned"]) for i in got] == [(t, h, pl) for _, _, t, h, pl in want]
+    for i in got:
+        assert i["visible"], f"{path}: {i['title']} is not visible"
+        if i["planned"]:
+            assert i["badge"] and i["badgeVisible"], f"{path}: planned {i['title']} has no visible 在做 badge"
+
+
+# --- on a phone -----------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("path", PAGES)
+def test_phone_page_never_scrolls_sideways_and_wide_boxes_scroll_inside(phone, path):
+    lay = phone[path].layout
+    assert lay["pageScrollWidth"] <= lay["viewport"], \
+        f"{path}: the page is {lay['pageScrollWidth']}px wide on a {lay['viewport']}px phone; sticking out: {lay['sticking']}"
+    assert not lay["sticking"], f"{path}: elements stick out of the screen: {lay['sticking']}"
+    for b in lay["boxes"]:
+        assert b["boxRight"] <= lay["viewport"] + 1, f"{path}: a {b['kind']} box ends at {b['boxRight']}px: {b}"
+        if b["contentWidth"] > b["boxWidth"] + 1:
+            assert b["scrolls"] and b["boxScrollWidth"] > b["boxWidth"], f"{path}: a wide {b['kind']} does not scroll in its box: {b}"
+        if b["kind"] == "diagram":
+            assert b["textPx"] >= MIN_DIAGRAM_TEXT_PX, \
+                f"{path}: a diagram {b['natural']}px wide is squeezed to {b['shown']}px (text {b['textPx']:.1f}px): it should scroll"
+
+
+# --- as a reader ------------------------------------------------------------------------------------------------
+@pytest.fixture
+def reader(browser, server):
+    ctx = browser.new_context(viewport=DESKTOP, color_scheme="light")
+    ctx.add_init_script(INIT_SCRIPT)
+    page = ctx.new_page()
+    page.visit = Visit("", "desktop")
+    _watch(page, page.visit)
+    yield page
+    ctx.close()
+
+
+def test_chinese_search_lists_the_post_of_the_term_first(reader, server):
+    entry = next((e for s in SITE.series.values() for e in s.glossary if e.term == SEARCH_TERM), None)
+    assert entry is not None and entry.post, f"the glossary has no entry {SEARCH_TERM} with a post"
+    target = next((p for p in PUBLISHED if p.slug == entry.post), None)
+    assert target is not None, f"the glossary says {SEARCH_TERM} is explained in `{entry.post}`, which is not a published post"
+    reader.goto(server.origin + "/")
+    box = reader.locator("input.md-search__input")
+    box.click()
+    box.fill(SEARCH_TERM)
+    box.press("End")   # an IME commits with a key press; Material searches on keyup
+    first = reader.locator(".md-search-result__item > a.md-search-result__link").first
+    first.wait_for(timeout=15_000)
+    assert urlsplit(first.get_attribute("href")).path.rstrip("/").endswith(target.url_dir.rstrip("/")), \
+        f"first result for {SEARCH_TERM}: {first.get_attribute('href')}, want {target.url_dir}"
+    assert not reader.visit.console and not reader.visit.failed
+
+
+def test_glossary_term_shows_its_tooltip_on_hover(reader, server):
+    post, term = next((p, t) for p in PUBLISHED for t in render_post(p, SITE).glossary_terms[:1])
+    entry = next(e for e in SITE.series_of(post).glossary if e.term == term)
+    reader.goto(server.origin + "/" + post.url_dir)
+    abbr = reader.locator("abbr.series-term").first
+    abbr.hover()
+    tip = reader.locator(".md-tooltip2--active")
+    tip.wait_for(state="visible", timeout=5_000)
+    assert tip.inner_text().strip() == tooltip(entry)
+    assert not reader.visit.console and not reader.visit.failed
+
+
+def test_instant_navigation_redraws_diagrams_and_formulas(reader, server, built):
+    seq = [p for s in SITE.series.values() for p in SITE.series_posts(s.slug, include_drafts=False)]
+    pair = next(((a, b) for a, b in zip(seq, seq[1:]) if mermaid_fences(b) and has_math(b)), None)
+    assert pair, "no post with diagrams and formulas follows another in a series"
+    a, b = pair
+    reader.goto(server.origin + "/" + a.url_dir)
+    assert wait_ready(reader, len(mermaid_fences(a)))
+    reader.evaluate("window.__sameDocument = true")
+    reader.locator(".md-content .series-nav__next").click()
+    reader.wait_for_url(server.origin + "/" + b.url_dir)
+    assert wait_ready(reader, len(mermaid_fences(b))), f"{b.url_dir}: diagrams or formulas not drawn after instant navigation"
+    assert reader.evaluate("window.__sameDocument === true"), "the link reloaded the page: instant navigation is off"
+    data = reader.evaluate(READ_JS, {"palette": list(PALETTE)})
+    assert data["url"].endswith("/" + b.url_dir) and data["pendingDiagrams"] == 0
+    assert len(data["diagrams"]) == len(mermaid_fences(b)) and all(d["hasSvg"] and not d["errors"] for d in data["diagrams"])
+    assert data["math"]["count"] > 0 and data["math"]["rendered"] == data["math"]["count"] and not data["math"]["errors"]
+    assert not reader.visit.console and not reader.visit.failed, reader.visit.console + reader.visit.failed
+
+
+CANARY = """
+```mermaid
+flowchart LR
+  A[起点] --> B[终点]
+  style A fill:#FF0000
+```
+
+```mermaid
+flowchart LR
+  A[起点] --> (((
+```
+
+$$
+\\frac{1}{
+$$
+
+![缺图](assets/missing.svg)  
+图 2：不存在的图
+"""
+
+
+def test_the_checks_see_a_broken_page(browser, tmp_path):
+    """The suite's own eyes: a broken diagram, an off-palette fill, a broken formula and a missing image
+    on a fixture page are each seen (so a green run means the real pages have none of them)."""
+    from sitebuild import make_project
+    proj = make_project(tmp_path)
+    post = proj / "series" / "demo" / "first.md"
+    post.write_text(post.read_text(encoding="utf-8").replace("## 参考资料", CANARY + "\n## 参考资料"), encoding="utf-8")
+    out = tmp_path / "out"
+    with SiteServer(out.parent) as srv:
+        r = build_site(out, proj, today=TODAY, site_url=srv.base + "out/")
+        assert r.returncode == 0, r.stdout + r.stderr
+        ctx = browser.new_context(viewport=DESKTOP)
+        ctx.add_init_script(INIT_SCRIPT)
+        page = ctx.new_page()
+        v = Visit("/out/demo/first/", "desktop")
+        _watch(page, v)
+        page.goto(srv.origin + v.path)
+        page.wait_for_function("() => document.querySelector('div.mermaid') && document.querySelector('.katex')"
+                               " && [...document.images].every((i) => i.complete)")
+        page.wait_for_timeout(500)   # the broken diagram and formula have had their turn
+        data = page.evaluate(READ_JS, {"palette": list(PALETTE)})
+        ctx.close()
+    assert data["pendingDiagrams"] == 1 or any(d["errors"] for d in data["diagrams"]), data["diagrams"]
+    assert any("fill #ff0000" in p for p in _colour_problems(data)), _colour_problems(data)
+    assert data["math"]["rendered"] < data["math"]["count"] and (data["math"]["errors"] or data["math"]["raw"]), data["math"]
+    assert [f["naturalWidth"] > 0 for f in data["figures"]] == [True, False], data["figures"]
+    assert any("missing.svg" in f and "404" in f for f in v.failed), v.failed
+    assert v.console, "a diagram that does not parse leaves an error in the console"
+
+
+def test_screenshots_are_written_for_ci(desktop, phone):
+    for name in SHOWCASE:
+        for scheme in ("light", "dark"):
+            for vp in ("desktop", "phone"):
+                f = SCREENSHOTS / f"{name}-{scheme}-{vp}.png"
+                assert f.is_file() and f.stat().st_size > 10_000, f
