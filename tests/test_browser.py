@@ -467,7 +467,8 @@ def test_instant_navigation_redraws_diagrams_and_formulas(reader, server, built)
     assert wait_ready(reader, len(mermaid_fences(a)))
     reader.evaluate("window.__sameDocument = true")
     reader.locator(".md-content .series-nav__next").click()
-    reader.wait_for_url(server.origin + "/" + b.url_dir)
+    reader.wait_for_url(server.origin + "/" + b.url_dir)   # pushed at once; the content follows
+    reader.wait_for_function("(t) => (document.querySelector('.md-content h1') || {}).textContent === t", arg=b.title)
     assert wait_ready(reader, len(mermaid_fences(b))), f"{b.url_dir}: diagrams or formulas not drawn after instant navigation"
     assert reader.evaluate("window.__sameDocument === true"), "the link reloaded the page: instant navigation is off"
     data = reader.evaluate(READ_JS, {"palette": list(PALETTE)})
@@ -495,12 +496,14 @@ $$
 
 ![缺图](assets/missing.svg)  
 图 2：不存在的图
+
+<div class="canary-wide" style="width: 600px">一个比手机屏幕宽的块</div>
 """
 
 
 def test_the_checks_see_a_broken_page(browser, tmp_path):
-    """The suite's own eyes: a broken diagram, an off-palette fill, a broken formula and a missing image
-    on a fixture page are each seen (so a green run means the real pages have none of them)."""
+    """The suite's own eyes: a broken diagram, an off-palette fill, a broken formula, a missing image and
+    a block wider than a phone on a fixture page are each seen (a green run means the real pages have none)."""
     from sitebuild import make_project
     proj = make_project(tmp_path)
     post = proj / "series" / "demo" / "first.md"
@@ -519,6 +522,9 @@ def test_the_checks_see_a_broken_page(browser, tmp_path):
                                " && [...document.images].every((i) => i.complete)")
         page.wait_for_timeout(500)   # the broken diagram and formula have had their turn
         data = page.evaluate(READ_JS, {"palette": list(PALETTE)})
+        page.set_viewport_size(PHONE)
+        page.wait_for_timeout(100)
+        layout = page.evaluate(LAYOUT_JS)
         ctx.close()
     assert data["pendingDiagrams"] == 1 or any(d["errors"] for d in data["diagrams"]), data["diagrams"]
     assert any("fill #ff0000" in p for p in _colour_problems(data)), _colour_problems(data)
@@ -526,6 +532,7 @@ def test_the_checks_see_a_broken_page(browser, tmp_path):
     assert [f["naturalWidth"] > 0 for f in data["figures"]] == [True, False], data["figures"]
     assert any("missing.svg" in f and "404" in f for f in v.failed), v.failed
     assert v.console, "a diagram that does not parse leaves an error in the console"
+    assert layout["pageScrollWidth"] > layout["viewport"] or any(e["cls"] == "canary-wide" for e in layout["sticking"]), layout
 
 
 def test_screenshots_are_written_for_ci(desktop, phone):
