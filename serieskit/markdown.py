@@ -15,6 +15,11 @@ HEADING = re.compile(r"^ {0,3}(?P<hashes>#{1,6})(?:[ \t]+(?P<text>.*?))?(?:[ \t]
 LIST_ITEM = re.compile(r"^[ \t]*(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)")
 TABLE_SEP = re.compile(r"^[ \t]*\|?[ \t]*:?-{1,}:?[ \t]*(?:\|[ \t]*:?-{1,}:?[ \t]*)*\|?[ \t]*$")
 LINK_DEF = re.compile(r"^ {0,3}\[(?P<label>[^\]]+)\]:[ \t]*(?P<href><[^>]*>|\S+)")
+CONTAINER = re.compile(r"[ \t]*(?:>|(?:[-*+]|\d{1,9}[.)])(?=[ \t]|$))[ \t]?")
+THEMATIC_BREAK = re.compile(r"^ {0,3}(?:(?:-[ \t]*){3,}|(?:\*[ \t]*){3,}|(?:_[ \t]*){3,})$")
+# Python-Markdown parses nested blocks recursively and raises RecursionError somewhere past 250 list
+# levels (fewer inside admonitions or md_in_html); no post needs more than a handful.
+MAX_NESTING = 50
 
 
 @dataclass
@@ -79,6 +84,43 @@ class Comment:
 
 
 @dataclass
+class DeepBlock:
+    start: int                # first line of the block (a run of non-blank lines) that nests too deep
+    end: int                  # last line in it that nests too deep
+    line: int                 # first line that goes past MAX_NESTING
+    col: int                  # where it goes past (the marker that opens level MAX_NESTING + 1)
+    depth: int                # deepest nesting in the block
+
+
+def nesting(text: str) -> tuple[int, int]:
+    """(depth, col) of a line's block nesting as Python-Markdown sees it: a level per 4 columns of
+    indentation plus one per list marker or `>` at the start (`- - - x` is three nested items).
+    `col` is the 1-based column where level MAX_NESTING + 1 starts (0 when not reached)."""
+    width = 0
+    for ch in text:
+        if ch == " ":
+            width += 1
+        elif ch == "\t":
+            width += 4 - width % 4
+        else:
+            break
+    depth = width // 4
+    col = len(text) - len(text.lstrip(" \t")) + 1 if depth > MAX_NESTING else 0
+    if THEMATIC_BREAK.match(text):
+        return depth, col
+    pos = 0
+    while True:
+        m = CONTAINER.match(text, pos)
+        if not m or m.end() == pos:
+            break
+        depth += 1
+        if depth == MAX_NESTING + 1 and not col:
+            col = len(m.group(0)) - len(m.group(0).lstrip(" \t")) + pos + 1
+        pos = m.end()
+    return depth, col
+
+
+@dataclass
 class Body:
     fences: list[Fence] = field(default_factory=list)
     headings: list[Heading] = field(default_factory=list)
@@ -88,6 +130,7 @@ class Body:
     comments: list[Comment] = field(default_factory=list)
     prose: dict[int, str] = field(default_factory=dict)   # line -> masked text (body lines only)
     in_code: set[int] = field(default_factory=set)        # lines inside fences or indented code (fence lines too)
+    deep: list[DeepBlock] = field(default_factory=list)   # blocks nested deeper than MAX_NESTING
 
 
 def _mask_inline_code(text: str) -> str:
@@ -246,6 +289,7 @@ def parse_body(lines: list[str], first: int) -> Body:
     in_list = False
     in_indented_code = False
     table_lines: list[tuple[int, str]] = []
+    block_start = first   # first line of the current run of non-blank lines
 
     def flush_table():
         if len(table_lines) >= 2 and TABLE_SEP.match(table_lines[1][1]) and "|" in table_lines[0][1]:
@@ -338,6 +382,15 @@ def parse_body(lines: list[str], first: int) -> Body:
             flush_table()
             prev_blank = True
             continue
+        if prev_blank:
+            block_start = ln
+        depth, col = nesting(masked)
+        if depth > MAX_NESTING:
+            last = body.deep[-1] if body.deep else None
+            if last is not None and last.start == block_start:
+                last.end, last.depth = ln, max(last.depth, depth)
+            else:
+                body.deep.append(DeepBlock(block_start, ln, ln, col, depth))
         if LIST_ITEM.match(masked):
             in_list = True
         elif prev_blank and not indented and not masked.startswith(" "):

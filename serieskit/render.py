@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from .figures import figures
 from .lead import QUOTE_PREFIX, banner, sister_line
+from .markdown import MAX_NESTING
 from .mermaid import analyse, mermaid_fences
 from .model import GlossaryEntry, Post, Site
 
@@ -174,6 +175,12 @@ def render_post(post: Post, site: Site, include_drafts: bool = False) -> Rendere
             indent = re.match(r"[ \t]*", nxt).group(0) or "  "
             defs = [indent + line for line, c in zip(conv.classdef_lines(), conv.palette) if c.name not in d.defined]
             replace[d.kind_line] = [post.line(d.kind_line), *defs]
+
+    # blocks nested too deep for Python-Markdown (SYN002): a note instead of a RecursionError
+    for d in post.body.deep:
+        span = f"第 {d.start}–{d.end} 行" if d.end > d.start else f"第 {d.start} 行"
+        block(d.start, d.end, [f'<div class="series-unrendered" role="note">{span}的列表或引用嵌套 {d.depth} 层'
+                               f'（超过 {MAX_NESTING} 层），无法渲染，这里略去（SYN002）。</div>'])
 
     # the glossary table placeholder
     entries = series.glossary if series else []

@@ -67,6 +67,17 @@ def test_links_with_spaces_angle_brackets_and_titles(tmp_path):
     assert [(i.src, i.col) for i in post.body.images] == [("img/图 一.svg", 33)]
 
 
+def test_nesting_depth_counts_indentation_and_markers_not_thematic_breaks(tmp_path):
+    from serieskit.markdown import MAX_NESTING, nesting
+    assert nesting("- - - x")[0] == 3 and nesting("        - x")[0] == 3 and nesting("> > - x")[0] == 3
+    assert nesting("- - - - - -")[0] == 0 and nesting("* * *")[0] == 0 and nesting("1. 2) x")[0] == 2
+    assert nesting("- " * (MAX_NESTING + 1) + "x") == (MAX_NESTING + 1, 2 * MAX_NESTING + 1)
+    deep = "".join("    " * i + f"- {i}\n" for i in range(MAX_NESTING + 3))
+    post = post_from("---\ntitle: t\n---\n\n段落。\n\n" + deep + "\n```\n" + "- " * 99 + "x\n```\n", tmp_path)
+    (d,) = post.body.deep                     # one block, code fences never count
+    assert (d.start, d.end, d.line, d.depth) == (7, 7 + MAX_NESTING + 2, 7 + MAX_NESTING, MAX_NESTING + 3)
+
+
 # --- reading time --------------------------------------------------------------------------------------
 def test_reading_time_counts_chinese_characters_not_runs(tmp_path):
     from serieskit.config import load_conventions
