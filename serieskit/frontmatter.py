@@ -51,8 +51,13 @@ def yaml_error(exc: Exception, text: str, offset: int = 0) -> tuple[int, int, st
     context = getattr(exc, "context", None)
     last_line = text.rstrip("\n").count("\n")
     if mark is not None and ctx is not None and (mark.line > last_line or "end of the stream" in problem
-                                                 or "<stream end>" in problem):
+                                                 or "end of stream" in problem or "<stream end>" in problem):
         return ctx.line + 1, ctx.column + 1, f"{context} that is never closed ({problem})"
+    if (mark is not None and ctx is not None and mark.line > ctx.line and context
+            and context.startswith("while parsing a flow")):
+        # `[a, b` or `{k: v` left open on its line: PyYAML notices only on a later line
+        return (ctx.line + 1, ctx.column + 1,
+                f"{context} that is not closed before line {mark.line + 1 + offset} ({problem})")
     if mark is None:
         mark = ctx
     if context and ctx is not None and ctx.line != getattr(mark, "line", None):

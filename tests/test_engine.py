@@ -67,6 +67,15 @@ def test_links_with_spaces_angle_brackets_and_titles(tmp_path):
     assert [(i.src, i.col) for i in post.body.images] == [("img/图 一.svg", 33)]
 
 
+def test_yaml_errors_point_where_the_unclosed_quote_or_bracket_opens(tmp_path):
+    post = post_from('---\ntitle: "未闭合\nslug: x\ndate: 2026-05-08\n---\n', tmp_path)
+    assert (post.fm.error.line, post.fm.error.column) == (2, 8)
+    assert "never closed" in post.fm.error.message
+    post = post_from("---\ntitle: t\ntags: [a, b\ndate: 2026-05-08\n---\n", tmp_path)
+    assert (post.fm.error.line, post.fm.error.column) == (3, 7)
+    assert "not closed before line 4" in post.fm.error.message
+
+
 def test_nesting_depth_counts_indentation_and_markers_not_thematic_breaks(tmp_path):
     from serieskit.markdown import MAX_NESTING, nesting
     assert nesting("- - - x")[0] == 3 and nesting("        - x")[0] == 3 and nesting("> > - x")[0] == 3
