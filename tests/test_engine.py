@@ -87,6 +87,15 @@ def test_nesting_depth_counts_indentation_and_markers_not_thematic_breaks(tmp_pa
     assert (d.start, d.end, d.line, d.depth) == (7, 7 + MAX_NESTING + 2, 7 + MAX_NESTING, MAX_NESTING + 3)
 
 
+def test_findings_never_point_past_the_end_of_the_file(tmp_path):
+    root = make_site(tmp_path)
+    write(root, "series/demo/only.md", "---\ntitle: 只有前言\nslug: only\ndate: 2026-05-08\nseries: demo\n"
+          "order: 7\n---\n")
+    got = [f for f in findings(root) if f.path == "series/demo/only.md"]
+    assert {f.code for f in got} >= {"SIS001", "SKL001"}
+    assert all(f.line == 7 for f in got), [(f.code, f.line) for f in got]
+
+
 # --- reading time --------------------------------------------------------------------------------------
 def test_reading_time_counts_chinese_characters_not_runs(tmp_path):
     from serieskit.config import load_conventions
