@@ -21,6 +21,7 @@ from pathlib import Path
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import get_plugin_logger
 from mkdocs.structure.files import File, Files
+from mkdocs.structure.toc import get_toc
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
@@ -28,7 +29,7 @@ if str(ROOT) not in sys.path:
 
 from serieskit import feed, pages  # noqa: E402
 from serieskit.config import ConfigError  # noqa: E402
-from serieskit.model import SERIES_DIR  # noqa: E402
+from serieskit.model import SERIES_DIR, Finding  # noqa: E402
 from serieskit.session import SESSION, Build  # noqa: E402
 from serieskit.theme import palette_css  # noqa: E402
 
@@ -243,9 +244,47 @@ def on_nav(nav, config, files):
     return nav
 
 
+def _source_name(page, post, config) -> str:
+    """The file an author edits for this page, relative to the project root."""
+    if post is not None:
+        return post.rel
+    if page.file.generated_by:
+        return page.file.src_uri   # a generated page (tags, archive, series index)
+    docs = Path(config.docs_dir).resolve()
+    try:
+        return (docs / page.file.src_uri).relative_to(_root(config)).as_posix()
+    except ValueError:
+        return page.file.src_uri
+
+
+def _guard_render(page, where: str) -> None:
+    """If Python-Markdown itself crashes on a page (RecursionError deep in its block parser, ...), log
+    the file as an error (a strict build fails naming it) and render a note instead, so that one
+    page never takes down the build's other messages or `mkdocs serve`."""
+    render = page.render
+
+    def guarded(config, files):
+        try:
+            render(config, files)
+        except Exception as exc:  # noqa: BLE001 - whatever the renderer raised on this page
+            what = f"{type(exc).__name__}: {str(exc)[:200]}".rstrip(": ")
+            msg = (f"Markdown cannot render this page ({what}); look for deeply nested lists, quotes, "
+                   f"HTML blocks or emphasis, and please report the file")
+            log.warning(f"{where}:1:1: SPEC002 {msg}")
+            page.series_render_error = [Finding(where, 1, 1, "SPEC002", "error", msg)]
+            page.content = (f'<div class="series-unrendered" role="alert">这一页无法渲染：'
+                            f'{html.escape(what)}。源文件：<code>{html.escape(where)}</code></div>')
+            page.toc = get_toc([])
+            page.present_anchor_ids = set()
+            page.links_to_anchors = {}
+
+    page.render = guarded
+
+
 def on_page_markdown(markdown, page, config, files):
     b = S.build
     post = S.posts_by_src.get(page.file.src_uri)
+    _guard_render(page, _source_name(page, post, config))
     if post is not None:
         meta = {k: v for k, v in post.meta.items() if k in ("title", "author", "tags")}
         meta["title"] = post.title
@@ -273,6 +312,7 @@ def on_page_context(context, page, config, nav):
             if page.file.src_uri == s.index_site_path:
                 found += [f for f in b.findings if f.path in (s.manifest_rel, s.glossary_rel)]
         page.series_findings = [f for f in found if f.severity != "info"]
+        page.series_findings += getattr(page, "series_render_error", [])
     else:
         page.series_findings = []
     return context
