@@ -306,12 +306,8 @@ def on_page_context(context, page, config, nav):
     post = S.posts_by_src.get(page.file.src_uri)
     page.series_post = _post_info(b, post, page) if post is not None else None
     if S.command == "serve":
-        rel = post.rel if post is not None else None
-        found = list(b.by_path.get(rel, [])) if rel else []
-        for s in b.site.series.values():
-            if page.file.src_uri == s.index_site_path:
-                found += [f for f in b.findings if f.path in (s.manifest_rel, s.glossary_rel)]
-        page.series_findings = [f for f in found if f.severity != "info"]
+        series = next((s for s in b.site.series.values() if page.file.src_uri == s.index_site_path), None)
+        page.series_findings = b.page_findings(post, series, home=page.file.src_uri == "index.md")
         page.series_findings += getattr(page, "series_render_error", [])
     else:
         page.series_findings = []
