@@ -45,6 +45,11 @@ def yaml_error(exc: Exception, text: str, offset: int = 0) -> tuple[int, int, st
     When PyYAML stops at the end of the text (an unclosed bracket or quote), the error is placed
     where the unclosed construct started, which is where the author has to look.
     """
+    if isinstance(exc, yaml.reader.ReaderError):   # a character YAML does not allow (control characters)
+        before = text[:exc.position]
+        what = f"U+{exc.character:04X}" if isinstance(exc.character, int) else repr(exc.character)
+        return (before.count("\n") + 1, exc.position - (before.rfind("\n") + 1) + 1,
+                f"character {what} is not allowed in YAML ({exc.reason}); remove it")
     mark = getattr(exc, "problem_mark", None)
     ctx = getattr(exc, "context_mark", None)
     problem = str(getattr(exc, "problem", None) or exc)
@@ -90,11 +95,13 @@ def parse(lines: list[str]) -> Frontmatter:
         return fm
     text = "\n".join(lines[start:end - 1])
     offset = start  # YAML line 0 is raw line start+1
-    loader = _Loader(text)
+    loader = None
     try:
+        loader = _Loader(text)    # the reader rejects control characters right here
         node = loader.get_single_node()
     except yaml.YAMLError as exc:
-        loader.dispose()
+        if loader is not None:
+            loader.dispose()
         line0, col, problem = yaml_error(exc, text, offset)
         line = offset + line0
         if "\\t" in str(problem) or "tab" in str(problem).lower():

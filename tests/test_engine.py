@@ -76,6 +76,13 @@ def test_yaml_errors_point_where_the_unclosed_quote_or_bracket_opens(tmp_path):
     assert "not closed before line 4" in post.fm.error.message
 
 
+def test_a_control_character_in_the_frontmatter_is_fmt001_at_its_place(tmp_path):
+    """PyYAML's reader rejects it before parsing starts; that used to escape as a traceback."""
+    post = post_from("---\ntitle: t\nslug: a\x1fb\n---\n", tmp_path)
+    assert (post.fm.error.line, post.fm.error.column) == (3, 8)
+    assert "U+001F" in post.fm.error.message
+
+
 def test_nesting_depth_counts_indentation_and_markers_not_thematic_breaks(tmp_path):
     from serieskit.markdown import MAX_NESTING, nesting
     assert nesting("- - - x")[0] == 3 and nesting("        - x")[0] == 3 and nesting("> > - x")[0] == 3
