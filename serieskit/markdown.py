@@ -11,12 +11,25 @@ import re
 from dataclasses import dataclass, field
 
 FENCE_OPEN = re.compile(r"^(?P<indent>[ \t]*)(?:>[ \t]?)*(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
+# The info string superfences accepts (language, then `{attributes}` or `key="value"` options);
+# after anything else (```<b>) the line is no fence but text, and the backticks may open a code span.
+FENCE_INFO = re.compile(r"""^[ \t]*(?:\.?[\w#.+-]+(?=[\t ]|$))?"""
+                        r"""(?:[ \t]*\{[^\n]*\}|(?:[ \t]*[a-zA-Z][a-zA-Z0-9_]*(?:=(?P<q>"|').*?(?P=q))?(?=[\t ]|$))+)?[ \t]*$""")
+FENCE_CLOSE = re.compile(r"^[ \t]*(?:>[ \t]?)*(`{3,}|~{3,})[ \t]*$")
 HEADING = re.compile(r"^ {0,3}(?P<hashes>#{1,6})(?:[ \t]+(?P<text>.*?))?(?:[ \t]+#+)?[ \t]*$")
 LIST_ITEM = re.compile(r"^[ \t]*(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)")
 TABLE_SEP = re.compile(r"^[ \t]*\|?[ \t]*:?-{1,}:?[ \t]*(?:\|[ \t]*:?-{1,}:?[ \t]*)*\|?[ \t]*$")
 LINK_DEF = re.compile(r"^ {0,3}\[(?P<label>[^\]]+)\]:[ \t]*(?P<href><[^>]*>|\S+)")
 CONTAINER = re.compile(r"[ \t]*(?:>|(?:[-*+]|\d{1,9}[.)])(?=[ \t]|$))[ \t]?")
 THEMATIC_BREAK = re.compile(r"^ {0,3}(?:(?:-[ \t]*){3,}|(?:\*[ \t]*){3,}|(?:_[ \t]*){3,})$")
+# Python-Markdown's block-level tags: one of these at the start of a line (indented at most 3 spaces)
+# opens a raw HTML block that runs to its closing tag, blank lines included; Markdown (code spans too)
+# is not processed inside unless the tag has a `markdown` attribute (md_in_html). Fences still are.
+BLOCK_TAGS = frozenset("""address article aside blockquote body canvas center colgroup dd details dialog div dl
+    dt fieldset figcaption figure footer form group h1 h2 h3 h4 h5 h6 header hgroup hr html iframe legend li
+    main map math menu nav noscript object ol option output p pre progress script section style summary table
+    tbody td textarea tfoot th thead tr ul video""".split())
+HTML_BLOCK_OPEN = re.compile(r"^ {0,3}<(?P<tag>[A-Za-z][A-Za-z0-9-]*)(?=[\s/>]|$)")
 # Python-Markdown parses nested blocks recursively and raises RecursionError somewhere past 250 list
 # levels (fewer inside admonitions or md_in_html); no post needs more than a handful.
 MAX_NESTING = 50
@@ -131,6 +144,20 @@ class Body:
     prose: dict[int, str] = field(default_factory=dict)   # line -> masked text (body lines only)
     in_code: set[int] = field(default_factory=set)        # lines inside fences or indented code (fence lines too)
     deep: list[DeepBlock] = field(default_factory=list)   # blocks nested deeper than MAX_NESTING
+    raw_html: dict[int, str] = field(default_factory=dict)  # lines of raw HTML blocks: comments masked, code spans not
+
+
+def comment_close(text: str, start: int, opening: bool = False) -> tuple[int, int]:
+    """Where an HTML comment whose content starts at `start` ends, as browsers parse it: (index of the
+    closing marker, index just after it), or (-1, -1). `-->` and `--!>` close a comment, and right
+    after `<!--` so do `>` and `->` (`<!-->` and `<!--->` are complete, empty comments)."""
+    if opening:
+        if text.startswith(">", start):
+            return start, start + 1
+        if text.startswith("->", start):
+            return start, start + 2
+    ends = [(i, i + len(m)) for m in ("-->", "--!>") if (i := text.find(m, start)) >= 0]
+    return min(ends) if ends else (-1, -1)
 
 
 def _mask_inline_code(text: str) -> str:
@@ -167,6 +194,29 @@ def _mask_inline_code(text: str) -> str:
             out[p] = " "
         i = close + run
     return "".join(out)
+
+
+def _find_run(text: str, length: int) -> int:
+    """Index of the first run of exactly `length` backticks in `text`, or -1."""
+    for m in re.finditer(r"`+", text):
+        if len(m.group(0)) == length:
+            return m.start()
+    return -1
+
+
+def _mask_span(body: "Body", span: tuple[int, int, int], mid: list[int], end_line: int, end: int) -> None:
+    """Blank out a code span that opened at `span` and closes before index `end` of `end_line`: its
+    lines' prose, and the links and images recorded inside it."""
+    line, start, _ = span
+    body.prose[line] = body.prose[line][:start] + " " * (len(body.prose[line]) - start)
+    for n in mid:
+        body.prose[n] = " " * len(body.prose.get(n, ""))
+
+    def inside(ln: int, col: int) -> bool:
+        return (ln == line and col > start) or ln in mid or (ln == end_line and col <= end)
+
+    body.links = [k for k in body.links if not inside(k.line, k.col)]
+    body.images = [i for i in body.images if not inside(i.line, i.col)]
 
 
 def _split_cells(text: str) -> list[str]:
@@ -290,6 +340,35 @@ def parse_body(lines: list[str], first: int) -> Body:
     in_indented_code = False
     table_lines: list[tuple[int, str]] = []
     block_start = first   # first line of the current run of non-blank lines
+    html_tag: str | None = None   # the tag of the raw HTML block we are in
+    span: tuple[int, int, int] | None = None   # an open code span: (line, index, backtick count)
+    span_mid: list[int] = []                     # the lines after its opening line
+    html_depth = 0
+
+    # Where comments close, for comments left open on their line. Python-Markdown takes `<!--` as text
+    # unless a `-->` follows: anywhere later for one at the start of a line, within the paragraph for
+    # one inside a line; then what comes after it is live HTML, not a comment.
+    next_close = [n] * (n + 1)    # index of the first line at or after i with a closing marker
+    next_blank = [n] * (n + 1)    # index of the first blank line at or after i
+    for i in range(n - 1, first - 2, -1):
+        line = lines[i]
+        next_close[i] = i if ("-->" in line or "--!>" in line) else next_close[i + 1]
+        next_blank[i] = i if not line.strip() else next_blank[i + 1]
+
+    # The longest closing fence (```` ``` ```` or ~~~ alone on a line) at or after each line, per character:
+    # a fence with no closing line after it is no fence to superfences.
+    longest = {"`": [0] * (n + 1), "~": [0] * (n + 1)}
+    for i in range(n - 1, first - 2, -1):
+        fc = FENCE_CLOSE.match(lines[i])
+        for ch, arr in longest.items():
+            arr[i] = max(arr[i + 1], len(fc.group(1)) if fc and fc.group(1)[0] == ch else 0)
+
+    def closing_after(i: int, marker: str) -> bool:
+        return longest[marker[0]][i + 1] >= len(marker)
+
+    def closes_later(i: int, inline: bool) -> bool:
+        later = next_close[i + 1]
+        return later < n and (not inline or later < next_blank[i + 1])
 
     def flush_table():
         if len(table_lines) >= 2 and TABLE_SEP.match(table_lines[1][1]) and "|" in table_lines[0][1]:
@@ -306,7 +385,7 @@ def parse_body(lines: list[str], first: int) -> Body:
             body.in_code.add(ln)
             body.prose[ln] = ""
             stripped = raw.strip()
-            m = re.match(r"^[ \t]*(?:>[ \t]?)*(`{3,}|~{3,})[ \t]*$", raw)
+            m = FENCE_CLOSE.match(raw)
             if m and m.group(1)[0] == fence.marker[0] and len(m.group(1)) >= len(fence.marker):
                 fence.end = ln
                 fence = None
@@ -317,7 +396,7 @@ def parse_body(lines: list[str], first: int) -> Body:
         # --- inside a multi-line HTML comment ---------------------------------------------
         text = raw
         if in_comment:
-            end = text.find("-->")
+            end, after = comment_close(text, 0)
             if end < 0:
                 comment_buf.append(text)
                 body.prose[ln] = " " * len(text)
@@ -325,18 +404,23 @@ def parse_body(lines: list[str], first: int) -> Body:
             comment_buf.append(text[:end])
             body.comments.append(Comment(comment_start[0], comment_start[1], ln, "\n".join(comment_buf)))
             in_comment = False
-            text = " " * (end + 3) + text[end + 3:]
+            text = " " * after + text[after:]
         # --- fence opening ------------------------------------------------------------------
         m = FENCE_OPEN.match(text)
-        if m and not in_indented_code and not (m.group("fence")[0] == "`" and "`" in m.group("info")):
+        if m and not in_indented_code and not (m.group("fence")[0] == "`" and "`" in m.group("info")) \
+                and FENCE_INFO.match(m.group("info")):
             flush_table()
             info = m.group("info").strip()
             lang = info.split()[0].lower().lstrip("{.").rstrip("}") if info else ""
-            fence = Fence(ln, None, lang, info, m.group("fence"), m.group("indent"))
-            body.fences.append(fence)
-            body.in_code.add(ln)
-            body.prose[ln] = ""
-            continue
+            opened = Fence(ln, None, lang, info, m.group("fence"), m.group("indent"))
+            body.fences.append(opened)
+            if closing_after(idx, opened.marker):
+                fence = opened
+                span, span_mid = None, []
+                body.in_code.add(ln)
+                body.prose[ln] = ""
+                continue
+            # never closed (SYN001): superfences then takes the line as text and what follows as Markdown
         blank = not text.strip()
         # --- indented code (only after a blank line, outside lists) ------------------------
         indented = text.startswith("    ") or text.startswith("\t")
@@ -363,8 +447,12 @@ def parse_body(lines: list[str], first: int) -> Body:
                 if s < 0:
                     out.append(text[pos:])
                     break
-                e = text.find("-->", s + 4)
+                e, after = comment_close(text, s + 4, opening=True)
                 out.append(text[pos:s])
+                if e < 0 and not closes_later(idx, inline=bool(text[:s].strip())):
+                    out.append(text[s:s + 4])   # never closed: Markdown prints it as text, the rest is live
+                    pos = s + 4
+                    continue
                 if e < 0:
                     in_comment = True
                     comment_start = (ln, s + 1)
@@ -372,11 +460,42 @@ def parse_body(lines: list[str], first: int) -> Body:
                     out.append(" " * (len(text) - s))
                     break
                 body.comments.append(Comment(ln, s + 1, ln, text[s + 4:e]))
-                out.append(" " * (e + 3 - s))
-                pos = e + 3
+                out.append(" " * (after - s))
+                pos = after
             text = "".join(out)
+        # --- raw HTML blocks: Markdown (code spans too) is not processed inside them ---------------
+        if html_tag is None and not in_list:
+            hm0 = HTML_BLOCK_OPEN.match(text)
+            if hm0 and hm0.group("tag").lower() in BLOCK_TAGS \
+                    and not re.match(r"[^>]*\smarkdown\s*=", text[hm0.end():]):   # md_in_html: Markdown inside
+                html_tag, html_depth = hm0.group("tag").lower(), 0
+        if html_tag is not None:
+            body.raw_html[ln] = text
+            if html_tag == "hr":
+                html_tag = None
+            else:
+                html_depth += len(re.findall(rf"<{html_tag}(?=[\s/>]|$)", text, re.I))
+                html_depth -= len(re.findall(rf"</{html_tag}\s*>", text, re.I))
+                if html_depth <= 0:
+                    html_tag = None
+        # --- a code span may run over several lines of one paragraph (Python-Markdown renders it so)
+        if span is not None and (blank or ln in body.raw_html or HEADING.match(text) or LIST_ITEM.match(text)
+                                 or THEMATIC_BREAK.match(text) or text.lstrip().startswith("|")):
+            span, span_mid = None, []
+        if span is not None:
+            k = _find_run(text, span[2])
+            if k >= 0:
+                _mask_span(body, span, span_mid, ln, k + span[2])
+                text = " " * (k + span[2]) + text[k + span[2]:]
+                span, span_mid = None, []
+            else:
+                span_mid.append(ln)
         masked = _mask_inline_code(text)
         body.prose[ln] = masked
+        if span is None and not blank and ln not in body.raw_html:
+            run = re.search(r"`+", masked)
+            if run:
+                span, span_mid = (ln, run.start(), len(run.group(0))), []
         # --- structure -------------------------------------------------------------------------
         if blank:
             flush_table()
