@@ -218,12 +218,13 @@ def _nav(b: Build, files: Files) -> list:
     for s in site.series.values():
         entries = [s.index_site_path]
         for p in site.series_posts(s.slug, b.include_drafts):
-            entries.append({f"{p.order}. {p.short_title}" if p.order is not None else p.short_title: p.site_path})
-        nav.append({s.title: entries})
+            title = f"{p.order}. {p.short_title}" if p.order is not None else p.short_title
+            entries.append({html.escape(title): p.site_path})
+        nav.append({html.escape(s.title): entries})
     standalone = [p for p in b.published() if site.series_of(p) is None]
     if standalone:
         standalone.sort(key=lambda p: (p.date.isoformat() if p.date else "", p.rel), reverse=True)
-        nav.append({"随笔": [{p.short_title: p.site_path} for p in standalone]})
+        nav.append({"随笔": [{html.escape(p.short_title): p.site_path} for p in standalone]})
     for title, uri in (("标签", "tags.md"), ("归档", "archive.md"), ("写作规范", "rules.md"),
                        ("性能", "performance.md"), ("关于", "about.md")):
         if files.get_file_from_path(uri) is not None:
@@ -286,10 +287,13 @@ def on_page_markdown(markdown, page, config, files):
     post = S.posts_by_src.get(page.file.src_uri)
     _guard_render(page, _source_name(page, post, config))
     if post is not None:
-        meta = {k: v for k, v in post.meta.items() if k in ("title", "author", "tags")}
-        meta["title"] = post.title
+        # MkDocs and Material print page.meta values into HTML unescaped (a title is HTML to them),
+        # so only escaped text from the frontmatter reaches them: <title>, header, search index.
+        meta = {"title": html.escape(post.title), "tags": [html.escape(t) for t in post.tags]}
+        if post.author:
+            meta["author"] = html.escape(post.author)
         if post.summary:
-            meta["description"] = post.summary
+            meta["description"] = html.escape(post.summary)
         if post.is_draft:
             meta["status"] = "draft"
         page.meta = meta

@@ -15,6 +15,7 @@ from .lead import QUOTE_PREFIX, banner, sister_line
 from .markdown import MAX_NESTING
 from .mermaid import analyse, mermaid_fences
 from .model import GlossaryEntry, Post, Site
+from .pages import md_text
 
 GLOSSARY_PLACEHOLDER = "<!-- glossary-table -->"
 INLINE_MATH = re.compile(r"(?<!\\)\$(?!\s)[^$\n]+?(?<![\s\\])\$|\\\(.+?\\\)")
@@ -98,7 +99,7 @@ def glossary_table(site: Site, post: Post, entries: list[GlossaryEntry]) -> list
             elif target is post:
                 see = "本文"
         cells = [e.term, e.en, e.abbr, e.desc, see]
-        rows.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
+        rows.append("| " + " | ".join([*(md_text(c) for c in cells[:4]), see]) + " |")
     return rows
 
 
