@@ -49,6 +49,7 @@ class _State:
     build: Build | None = None
     posts_by_src: dict = {}
     hashes: set = set()
+    page_hashes: dict = {}
     policy: str = ""
 
 
@@ -65,11 +66,14 @@ def _include_drafts() -> bool:
 
 
 def _csp(hashes) -> str:
+    """The site's policy: everything from its own origin only; inline scripts only by hash (no
+    'unsafe-inline', no 'unsafe-eval'); inline styles allowed (mermaid writes them); data: images
+    for the icons Material's own stylesheet carries as data: URLs."""
     script = " ".join(["'self'", *sorted(f"'sha256-{h}'" for h in hashes)])
     return ("default-src 'self'; "
             f"script-src {script}; "
             "style-src 'self' 'unsafe-inline'; "
-            "img-src 'self' data:; font-src 'self' data:; connect-src 'self'; worker-src 'self'; "
+            "img-src 'self' data:; font-src 'self'; connect-src 'self'; worker-src 'self'; "
             "object-src 'none'; base-uri 'self'; form-action 'self'")
 
 
@@ -178,6 +182,7 @@ def on_config(config):
     _jieba_dictionary(config, S.build, root)
     config.extra.setdefault("scope", "/")  # one localStorage scope: Material's inline scripts are the same on every page
     S.hashes = set()
+    S.page_hashes = {}
     return config
 
 
@@ -340,35 +345,52 @@ def _post_info(b: Build, post, page) -> dict:
 
 
 def on_post_template(output, template_name, config):
-    return _with_csp(output)
+    return _with_csp(output, Path(config.site_dir) / template_name)
 
 
 def on_post_page(output, page, config):
-    return _with_csp(output)
+    return _with_csp(output, Path(page.file.abs_dest_path))
 
 
-def _with_csp(output: str) -> str:
-    """Fill the page's CSP meta tag: the site's own origin plus the hashes of its inline scripts."""
-    if CSP_PLACEHOLDER not in output:
-        return output
+def _script_hashes(output: str) -> set[str]:
+    """sha256 (base64) of every inline script of a page that runs (data blocks do not)."""
     hashes = set()
     for m in INLINE_SCRIPT.finditer(output):
         attrs = m.group("attrs")
-        if "src=" in attrs:
+        if re.search(r"""(?:^|\s)src\s*=""", attrs):
             continue
         t = re.search(r"""type\s*=\s*["']?([^"'\s>]+)""", attrs)
         if t and t.group(1).lower() not in ("text/javascript", "module", "application/javascript"):
             continue  # data blocks (application/json) do not run
         hashes.add(base64.b64encode(hashlib.sha256(m.group("body").encode("utf-8")).digest()).decode())
+    return hashes
+
+
+def _with_csp(output: str, dest: Path) -> str:
+    """Fill the page's CSP meta tag: the site's own origin plus the hashes of its inline scripts."""
+    if CSP_PLACEHOLDER not in output:
+        return output
+    hashes = _script_hashes(output)
     S.hashes |= hashes
+    S.page_hashes[str(dest)] = frozenset(hashes)
     return output.replace(CSP_PLACEHOLDER, html.escape(_csp(hashes), quote=True), 1)
 
 
 def on_post_build(config):
+    """`_headers` carries the site's policy; a page whose inline scripts differ from the others' gets
+    that same policy in its meta tag too, so that both always say the same."""
     site_dir = Path(config.site_dir)
     S.policy = _csp(S.hashes)
+    for dest, hashes in S.page_hashes.items():
+        if hashes != S.hashes and os.path.isfile(dest):
+            text = Path(dest).read_text(encoding="utf-8")
+            old = f'<meta http-equiv="Content-Security-Policy" content="{html.escape(_csp(hashes), quote=True)}">'
+            new = f'<meta http-equiv="Content-Security-Policy" content="{html.escape(S.policy, quote=True)}">'
+            Path(dest).write_text(text.replace(old, new, 1), encoding="utf-8")
+    S.page_hashes = {}
     headers = ("/*\n"
                f"  Content-Security-Policy: {S.policy}; frame-ancestors 'none'\n"
                "  X-Content-Type-Options: nosniff\n"
                "  Referrer-Policy: strict-origin-when-cross-origin\n")
     (site_dir / "_headers").write_text(headers, encoding="utf-8")
+
