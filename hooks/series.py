@@ -394,3 +394,22 @@ def on_post_build(config):
                "  Referrer-Policy: strict-origin-when-cross-origin\n")
     (site_dir / "_headers").write_text(headers, encoding="utf-8")
 
+
+def on_serve(server, config, builder):
+    """`mkdocs serve` adds its live-reload script inline to every page it serves; allow exactly that
+    script by its hash in the page's policy (or the preview would never reload, and log a violation)."""
+    inject = getattr(server, "_inject_js_into_html", None)
+    if inject is None:
+        return server
+
+    def inject_allowed(content: bytes, epoch) -> bytes:
+        out = inject(content, epoch)
+        text = out.decode("utf-8", "replace")
+        m = re.search(r'<meta http-equiv="Content-Security-Policy" content="([^"]*)">', text)
+        if m is None:
+            return out
+        policy = html.escape(_csp(_script_hashes(text)), quote=True)
+        return (text[:m.start(1)] + policy + text[m.end(1):]).encode("utf-8")
+
+    server._inject_js_into_html = inject_allowed
+    return server
