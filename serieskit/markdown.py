@@ -7,6 +7,7 @@ character offsets. Nothing here knows about the series conventions.
 """
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass, field
 
@@ -160,40 +161,31 @@ def comment_close(text: str, start: int, opening: bool = False) -> tuple[int, in
     return min(ends) if ends else (-1, -1)
 
 
+BACKTICKS = re.compile(r"`+")
+
+
 def _mask_inline_code(text: str) -> str:
-    """Blank out inline code spans (backtick runs matched by length) on one line."""
+    """Blank out inline code spans (backtick runs matched by length) on one line. Each run is paired
+    with the next run of the same length (runs in between are part of the code); linear time."""
     if "`" not in text:
         return text
-    out = list(text)
-    i, n = 0, len(text)
-    while i < n:
-        if text[i] != "`":
-            i += 1
+    runs = [(m.start(), m.end()) for m in BACKTICKS.finditer(text)]
+    by_len: dict[int, list[int]] = {}
+    for k, (a, b) in enumerate(runs):
+        by_len.setdefault(b - a, []).append(k)
+    pieces, last, k = [], 0, 0
+    while k < len(runs):
+        a, b = runs[k]
+        same = by_len[b - a]
+        nxt = bisect.bisect_right(same, k)
+        if nxt == len(same):
+            k += 1           # no closing run of this length: literal backticks
             continue
-        j = i
-        while j < n and text[j] == "`":
-            j += 1
-        run = j - i
-        k = j
-        close = -1
-        while k < n:
-            if text[k] == "`":
-                m = k
-                while m < n and text[m] == "`":
-                    m += 1
-                if m - k == run:
-                    close = k
-                    break
-                k = m
-            else:
-                k += 1
-        if close < 0:
-            i = j
-            continue
-        for p in range(i, close + run):
-            out[p] = " "
-        i = close + run
-    return "".join(out)
+        close = runs[same[nxt]][1]
+        pieces += [text[last:a], " " * (close - a)]
+        last, k = close, same[nxt] + 1
+    pieces.append(text[last:])
+    return "".join(pieces)
 
 
 def _find_run(text: str, length: int) -> int:
@@ -213,10 +205,14 @@ def _mask_span(body: "Body", span: tuple[int, int, int], mid: list[int], end_lin
         body.prose[n] = " " * len(body.prose.get(n, ""))
 
     def inside(ln: int, col: int) -> bool:
-        return (ln == line and col > start) or ln in mid or (ln == end_line and col <= end)
+        return (ln == line and col > start) or line < ln < end_line or (ln == end_line and col <= end)
 
-    body.links = [k for k in body.links if not inside(k.line, k.col)]
-    body.images = [i for i in body.images if not inside(i.line, i.col)]
+    # links and images are recorded in line order: only the tail can be inside the span
+    for found in (body.links, body.images):
+        k = len(found)
+        while k > 0 and found[k - 1].line >= line:
+            k -= 1
+        found[k:] = [x for x in found[k:] if not inside(x.line, x.col)]
 
 
 def _split_cells(text: str) -> list[str]:
@@ -228,8 +224,28 @@ def _split_cells(text: str) -> list[str]:
     return [c.strip() for c in re.split(r"(?<!\\)\|", s)]
 
 
-def _scan_link_target(s: str, i: int) -> tuple[str, int, int] | None:
-    """At s[i] == '(' return (href, href_start, index after the closing ')'), or None."""
+def _matches(s: str, opener: str, closer: str) -> dict[int, int]:
+    """Index of each `opener` in `s` -> index of its matching `closer` (backslash escapes skipped);
+    unmatched openers are left out. One pass, so scanning a line stays linear however it nests."""
+    stack: list[int] = []
+    out: dict[int, int] = {}
+    j, n = 0, len(s)
+    while j < n:
+        c = s[j]
+        if c == "\\":
+            j += 2
+            continue
+        if c == opener:
+            stack.append(j)
+        elif c == closer and stack:
+            out[stack.pop()] = j
+        j += 1
+    return out
+
+
+def _scan_link_target(s: str, i: int, parens: dict[int, int]) -> tuple[str, int, int] | None:
+    """At s[i] == '(' return (href, href_start, index after the closing ')'), or None.
+    `parens` is `_matches(s, "(", ")")`."""
     n = len(s)
     j = i + 1
     while j < n and s[j] in " \t":
@@ -241,23 +257,28 @@ def _scan_link_target(s: str, i: int) -> tuple[str, int, int] | None:
         href, hstart = s[j + 1:k], j + 1
         j = k + 1
     else:
-        depth, hstart = 0, j
+        hstart = j
         while j < n:
             c = s[j]
             if c == "\\" and j + 1 < n:
                 j += 2
                 continue
             if c == "(":
-                depth += 1
-            elif c == ")":
-                if depth == 0:
-                    break
-                depth -= 1
-            elif c in " \t" and depth == 0:
+                if j not in parens:
+                    return None      # never closed: no `)` at this depth can follow
+                j = parens[j] + 1    # a balanced group inside the path
+                continue
+            if c == ")":
+                break
+            if c in " \t":
                 # a title may follow ("title"); a bare space inside a path is tolerated
-                rest = s[j:].lstrip(" \t")
-                if rest[:1] in ('"', "'", "("):
+                k = j
+                while k < n and s[k] in " \t":
+                    k += 1
+                if k < n and s[k] in ('"', "'", "("):
                     break
+                j = k
+                continue
             j += 1
         href = s[hstart:j].rstrip(" \t")
     while j < n and s[j] in " \t":
@@ -275,41 +296,24 @@ def _scan_link_target(s: str, i: int) -> tuple[str, int, int] | None:
     return href, hstart, j + 1
 
 
-def _find_bracket_end(s: str, i: int) -> int:
-    """At s[i] == '[' return the index of the matching ']' or -1."""
-    depth, j, n = 0, i, len(s)
-    while j < n:
-        c = s[j]
-        if c == "\\":
-            j += 2
-            continue
-        if c == "[":
-            depth += 1
-        elif c == "]":
-            depth -= 1
-            if depth == 0:
-                return j
-        j += 1
-    return -1
-
-
 def scan_links(line_no: int, s: str) -> tuple[list[Link], list[Image]]:
-    """Inline links and images on one (masked) line."""
+    """Inline links and images on one (masked) line, in time linear in its length."""
     links: list[Link] = []
     images: list[Image] = []
-    i, n = 0, len(s)
-    while i < n:
-        if s[i] != "[":
-            i += 1
-            continue
+    if "[" not in s:
+        return links, images
+    brackets = _matches(s, "[", "]")
+    parens = _matches(s, "(", ")") if "(" in s else {}
+    n = len(s)
+    i = s.find("[")
+    while 0 <= i < n:
         is_image = i > 0 and s[i - 1] == "!" and (i < 2 or s[i - 2] != "\\")
-        close = _find_bracket_end(s, i)
-        if close < 0 or close + 1 >= n or s[close + 1] != "(":
-            i += 1
-            continue
-        target = _scan_link_target(s, close + 1)
+        close = brackets.get(i, -1)
+        target = None
+        if close >= 0 and close + 1 < n and s[close + 1] == "(":
+            target = _scan_link_target(s, close + 1, parens)
         if target is None:
-            i += 1
+            i = s.find("[", i + 1)
             continue
         href, hstart, after = target
         text = s[i + 1:close]
@@ -323,7 +327,7 @@ def scan_links(line_no: int, s: str) -> tuple[list[Link], list[Image]]:
         else:
             links.append(Link(line_no, i + 1, text, href, hstart + 1, after + 1))
             # links inside the link text (rare) are not scanned further
-        i = after
+        i = s.find("[", after)
     return links, images
 
 

@@ -206,8 +206,9 @@ def render_post(post: Post, site: Site, include_drafts: bool = False) -> Rendere
     return out
 
 
-def _eligible(post: Post, n: int) -> str:
-    """The line's prose with links, images, raw HTML, math, URLs and attribute lists blanked out."""
+def _eligible(post: Post, n: int, spans: dict[int, list[tuple[int, int]]]) -> str:
+    """The line's prose with links, images, raw HTML, math, URLs and attribute lists blanked out
+    (`spans`: line -> column ranges of its links and images)."""
     text = post.prose(n)
     if not text.strip():
         return ""
@@ -217,12 +218,8 @@ def _eligible(post: Post, n: int) -> str:
         for i in range(max(a, 0), min(b, len(chars))):
             chars[i] = " "
 
-    for link in post.body.links:
-        if link.line == n:
-            blank(link.col - 1, link.end_col - 1)
-    for img in post.body.images:
-        if img.line == n:
-            blank(img.col - 1, img.close_col - 1)
+    for a, b in spans.get(n, ()):
+        blank(a, b)
     for rx in (INLINE_MATH, RAW_TAG, URL, ATTRS):
         for m in rx.finditer(text):
             blank(m.start(), m.end())
@@ -237,6 +234,11 @@ def _tooltips(post: Post, entries: list[GlossaryEntry], skip: set[int]) -> tuple
         return {}, terms
     headings = {h.line for h in post.body.headings}
     tables = {ln for t in post.body.tables for ln in range(t.start, t.start + 2)}  # header + separator rows
+    spans: dict[int, list[tuple[int, int]]] = {}
+    for link in post.body.links:
+        spans.setdefault(link.line, []).append((link.col - 1, link.end_col - 1))
+    for img in post.body.images:
+        spans.setdefault(img.line, []).append((img.col - 1, img.close_col - 1))
     in_display_math = False
     done: set[int] = set()   # id() of entries already explained in this post
     out: dict[int, str] = {}
@@ -250,7 +252,7 @@ def _tooltips(post: Post, entries: list[GlossaryEntry], skip: set[int]) -> tuple
             continue
         if in_display_math or n in skip or n in headings or n in tables:
             continue
-        text = _eligible(post, n)
+        text = _eligible(post, n, spans)
         if not text.strip():
             continue
         edits = []
