@@ -5,74 +5,18 @@ file and line), and recovers when the file is repaired. Valid cases render with 
 from __future__ import annotations
 
 import re
-import socket
-import subprocess
-import sys
-import time
-import urllib.error
-import urllib.request
 from html import unescape
-from pathlib import Path
 
 import pytest
 
 import badinput_corpus as corpus
-from sitebuild import env, make_project
+from serving import Server
+from sitebuild import make_project
 
-DEADLINE = 90          # seconds for one rebuild to show up (two shared cores, other builds running)
 CASES = [c for c in corpus.cases() if c.serve]
 BOX = re.compile(r'<aside class="series-findings".*?</aside>', re.S)
 ITEM = re.compile(r'<li class="series-findings__(?P<sev>\w+)"><code>(?P<path>[^<]+):(?P<line>\d+):\d+</code>\s*'
                   r'<strong>(?P<code>[A-Z]+\d+)</strong>')
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class Server:
-    def __init__(self, proj: Path, log: Path):
-        self.proj, self.log_path = proj, log
-        self.port = free_port()
-        self.log = open(log, "w", encoding="utf-8")
-        self.proc = subprocess.Popen([sys.executable, "-m", "mkdocs", "serve", "-a", f"127.0.0.1:{self.port}"],
-                                     cwd=proj, env=env(), stdout=self.log, stderr=subprocess.STDOUT)
-
-    def get(self, path: str) -> tuple[int, str]:
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/{path}", timeout=20) as r:
-                return r.status, r.read().decode("utf-8", "replace")
-        except urllib.error.HTTPError as e:
-            return e.code, ""
-        except (urllib.error.URLError, ConnectionError, TimeoutError):
-            return 0, ""
-
-    def output(self) -> str:
-        self.log.flush()
-        return self.log_path.read_text(encoding="utf-8", errors="replace")
-
-    def wait(self, what: str, check, deadline: float = DEADLINE):
-        """Poll until `check()` returns a true value; fail with the server's log tail otherwise."""
-        end = time.monotonic() + deadline
-        last = None
-        while time.monotonic() < end:
-            assert self.proc.poll() is None, f"mkdocs serve exited while waiting for {what}:\n{self.output()[-4000:]}"
-            last = check()
-            if last:
-                return last
-            time.sleep(0.25)
-        pytest.fail(f"timed out waiting for {what}\n--- server log ---\n{self.output()[-4000:]}")
-
-    def stop(self):
-        self.proc.terminate()
-        try:
-            self.proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
-        self.log.close()
 
 
 def box_items(page: str) -> list[tuple[str, str, int, str]] | None:

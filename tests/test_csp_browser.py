@@ -22,7 +22,6 @@ CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
         "--disable-sync", "--disable-quic", "--no-first-run"]
 
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Debian's chromium (make browser)")
 
 INIT = """
 window.__csp = [];
@@ -87,6 +86,7 @@ def site(tmp_path_factory):
 @pytest.fixture(scope="module")
 def browser():
     from playwright.sync_api import sync_playwright
+    assert Path(CHROMIUM).exists(), "the browser tests need Debian's chromium: `make browser` installs it"
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         yield b
@@ -187,7 +187,7 @@ def test_mkdocs_serve_live_reload_runs_under_the_policy(tmp_path, browser):
     """`mkdocs serve` injects its live-reload script inline: the policy allows exactly that script, so
     the preview logs no violation and reloads itself when a post changes."""
     from sitebuild import make_project
-    from test_badinput_serve import Server
+    from serving import Server
     proj = make_project(tmp_path)
     srv = Server(proj, tmp_path / "serve.log")
     w = Watch(browser, f"http://127.0.0.1:{srv.port}/")
