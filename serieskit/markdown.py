@@ -164,28 +164,66 @@ def comment_close(text: str, start: int, opening: bool = False) -> tuple[int, in
 BACKTICKS = re.compile(r"`+")
 
 
-def _mask_inline_code(text: str) -> str:
-    """Blank out inline code spans (backtick runs matched by length) on one line. Each run is paired
-    with the next run of the same length (runs in between are part of the code); linear time."""
-    if "`" not in text:
-        return text
+def _mask_inline_code(text: str, later=None, longest_later: int = 0,
+                      start: int = 0) -> tuple[str, tuple[int, int] | None, int]:
+    """Blank out inline code spans on one line, paired as Python-Markdown (3.x) pairs them.
+
+    At each unescaped backtick, the opener is the rest of its run (M ticks); the code closes at the
+    first later run of exactly M ticks, else at the first of the longest later runs if that is
+    shorter than M (the opener being its first ticks, the rest of the run code); else the opener is
+    literal and Python-Markdown resumes 2*M characters after the opener's first tick (so it can land
+    inside the next run). Later runs include the later lines of the paragraph: `later(M)` says if a
+    run of exactly M ticks is there, `longest_later` is the longest run there; when the code closes
+    on a later line the span stays open, returned as (index, ticks), and the rest of the line is its
+    code. Scanning starts at `start` (carried over from the line before). Returns (masked text,
+    open span or None, characters to skip at the start of the next line). Linear up to a logarithm.
+    """
+    if "`" not in text[start:]:
+        return text, None, 0
     runs = [(m.start(), m.end()) for m in BACKTICKS.finditer(text)]
-    by_len: dict[int, list[int]] = {}
+    run_starts = [a for a, _ in runs]
+    exact: dict[int, list[int]] = {}      # run length -> indices of the runs of that length
     for k, (a, b) in enumerate(runs):
-        by_len.setdefault(b - a, []).append(k)
-    pieces, last, k = [], 0, 0
-    while k < len(runs):
-        a, b = runs[k]
-        same = by_len[b - a]
-        nxt = bisect.bisect_right(same, k)
-        if nxt == len(same):
-            k += 1           # no closing run of this length: literal backticks
+        exact.setdefault(b - a, []).append(k)
+    longest: list[tuple[int, int]] = [(0, -1)] * (len(runs) + 1)   # from run k on: (longest, first run with it)
+    for k in range(len(runs) - 1, -1, -1):
+        n = runs[k][1] - runs[k][0]
+        longest[k] = (n, k) if n >= longest[k + 1][0] else longest[k + 1]
+    pieces, last, pos, open_span = [], 0, start, None
+    while True:
+        a = text.find("`", pos)
+        if a < 0:
+            break
+        j = a
+        while j > 0 and text[j - 1] == "\\":
+            j -= 1
+        if (a - j) % 2:
+            pos = a + 1                       # an escaped backtick opens nothing
             continue
-        close = runs[same[nxt]][1]
-        pieces += [text[last:a], " " * (close - a)]
-        last, k = close, same[nxt] + 1
+        k = bisect.bisect_right(run_starts, a) - 1
+        b = runs[k][1]
+        m = b - a
+        same = exact.get(m, [])
+        i = bisect.bisect_right(same, k)
+        if i < len(same):
+            closer = runs[same[i]]
+        elif later is not None and later(m):
+            open_span = (a, m)
+            break
+        else:
+            n, j = longest[k + 1]
+            if longest_later > n and longest_later < m:
+                open_span = (a, longest_later)     # closes at the first such run of a later line
+                break
+            if not 0 < n < m:
+                pos = a + 2 * m
+                continue
+            closer = runs[j]
+        pieces += [text[last:a], " " * (closer[1] - a)]
+        last = pos = closer[1]
     pieces.append(text[last:])
-    return "".join(pieces)
+    skip = max(0, pos - len(text) - 1) if open_span is None else 0
+    return "".join(pieces), open_span, skip
 
 
 def _find_run(text: str, length: int) -> int:
@@ -347,6 +385,7 @@ def parse_body(lines: list[str], first: int) -> Body:
     html_tag: str | None = None   # the tag of the raw HTML block we are in
     span: tuple[int, int, int] | None = None   # an open code span: (line, index, backtick count)
     span_mid: list[int] = []                     # the lines after its opening line
+    skip_ticks = 0    # Python-Markdown's scan for code spans may resume a few characters into the next line
     html_depth = 0
 
     # Where comments close, for comments left open on their line. Python-Markdown takes `<!--` as text
@@ -354,10 +393,12 @@ def parse_body(lines: list[str], first: int) -> Body:
     # one inside a line; then what comes after it is live HTML, not a comment.
     next_close = [n] * (n + 1)    # index of the first line at or after i with a closing marker
     next_blank = [n] * (n + 1)    # index of the first blank line at or after i
+    next_open = [n] * (n + 1)     # index of the first line at or after i with an opening `<!--`
     for i in range(n - 1, first - 2, -1):
         line = lines[i]
         next_close[i] = i if ("-->" in line or "--!>" in line) else next_close[i + 1]
         next_blank[i] = i if not line.strip() else next_blank[i + 1]
+        next_open[i] = i if "<!--" in line else next_open[i + 1]
 
     # The longest closing fence (```` ``` ```` or ~~~ alone on a line) at or after each line, per character:
     # a fence with no closing line after it is no fence to superfences.
@@ -370,9 +411,30 @@ def parse_body(lines: list[str], first: int) -> Body:
     def closing_after(i: int, marker: str) -> bool:
         return longest[marker[0]][i + 1] >= len(marker)
 
+    # line indices holding a backtick run of each length, for code spans over several lines
+    run_lines: dict[int, list[int]] = {}
+    for i in range(first - 1, n):
+        if "`" in lines[i]:
+            for length in {len(r) for r in BACKTICKS.findall(lines[i])}:
+                run_lines.setdefault(length, []).append(i)
+
+    # the longest backtick run on lines i.. to the end of their paragraph (0 past a blank line)
+    para_longest = [0] * (n + 1)
+    for i in range(n - 1, first - 2, -1):
+        if not lines[i].strip():
+            continue
+        here = max((len(r) for r in BACKTICKS.findall(lines[i])), default=0) if "`" in lines[i] else 0
+        para_longest[i] = max(here, para_longest[i + 1])
+
+    def runs_later(i: int, length: int) -> bool:
+        """A run of exactly `length` backticks on a later line of the paragraph of line i?"""
+        found = run_lines.get(length, [])
+        j = bisect.bisect_right(found, i)
+        return j < len(found) and found[j] < next_blank[i + 1]
+
     def closes_later(i: int, inline: bool) -> bool:
         later = next_close[i + 1]
-        return later < n and (not inline or later < next_blank[i + 1])
+        return later < n and (not inline or (later < next_blank[i + 1] and not next_open[i + 1] < later))
 
     def flush_table():
         if len(table_lines) >= 2 and TABLE_SEP.match(table_lines[1][1]) and "|" in table_lines[0][1]:
@@ -453,8 +515,12 @@ def parse_body(lines: list[str], first: int) -> Body:
                     break
                 e, after = comment_close(text, s + 4, opening=True)
                 out.append(text[pos:s])
-                if e < 0 and not closes_later(idx, inline=bool(text[:s].strip())):
-                    out.append(text[s:s + 4])   # never closed: Markdown prints it as text, the rest is live
+                inline = bool(text[:s].strip())
+                # Python-Markdown takes `<!--` as text when it never closes, and inside a paragraph
+                # also when another `<!--` comes before its `-->`: what follows is live then
+                nested = inline and 0 <= text.find("<!--", s + 4) < (e if e >= 0 else len(text))
+                if nested or (e < 0 and not closes_later(idx, inline)):
+                    out.append(text[s:s + 4])
                     pos = s + 4
                     continue
                 if e < 0:
@@ -494,12 +560,13 @@ def parse_body(lines: list[str], first: int) -> Body:
                 span, span_mid = None, []
             else:
                 span_mid.append(ln)
-        masked = _mask_inline_code(text)
+        if blank or span is not None:
+            skip_ticks = 0
+        masked, opened, skip_ticks = _mask_inline_code(text, lambda m: runs_later(idx, m), para_longest[idx + 1],
+                                                       min(skip_ticks, len(text)))
         body.prose[ln] = masked
-        if span is None and not blank and ln not in body.raw_html:
-            run = re.search(r"`+", masked)
-            if run:
-                span, span_mid = (ln, run.start(), len(run.group(0))), []
+        if span is None and opened is not None and not blank and ln not in body.raw_html:
+            span, span_mid = (ln, opened[0], opened[1]), []
         # --- structure -------------------------------------------------------------------------
         if blank:
             flush_table()
