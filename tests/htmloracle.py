@@ -42,7 +42,7 @@ def active(html: str) -> list[str]:
             found.append(f"<{tag}>")
         for key, value in el.attrib.items():
             name = key.rsplit("}", 1)[-1].lower()
-            if re.fullmatch(r"on[a-z]+", name):   # event handler attributes (onclick, onerror, ...)
+            if re.fullmatch(r"on[a-z]+", name) and value.strip():   # event handlers (onclick=…); empty ones do nothing
                 found.append(f"{tag} {name}=")
             elif name in URL_ATTRS:
                 # the URL parser drops leading/trailing C0 controls and spaces, and tabs/newlines anywhere
