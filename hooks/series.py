@@ -22,6 +22,7 @@ from pathlib import Path
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import get_plugin_logger
 from mkdocs.structure.files import File, Files
+from mkdocs.structure.toc import get_toc
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
@@ -29,7 +30,7 @@ if str(ROOT) not in sys.path:
 
 from serieskit import feed, pages  # noqa: E402
 from serieskit.config import ConfigError  # noqa: E402
-from serieskit.model import SERIES_DIR  # noqa: E402
+from serieskit.model import SERIES_DIR, Finding  # noqa: E402
 from serieskit.session import SESSION, Build  # noqa: E402
 from serieskit.theme import palette_css  # noqa: E402
 
@@ -49,6 +50,7 @@ class _State:
     build: Build | None = None
     posts_by_src: dict = {}
     hashes: set = set()
+    page_hashes: dict = {}
     policy: str = ""
 
 
@@ -65,11 +67,14 @@ def _include_drafts() -> bool:
 
 
 def _csp(hashes) -> str:
+    """The site's policy: everything from its own origin only; inline scripts only by hash (no
+    'unsafe-inline', no 'unsafe-eval'); inline styles allowed (mermaid writes them); data: images
+    for the icons Material's own stylesheet carries as data: URLs."""
     script = " ".join(["'self'", *sorted(f"'sha256-{h}'" for h in hashes)])
     return ("default-src 'self'; "
             f"script-src {script}; "
             "style-src 'self' 'unsafe-inline'; "
-            "img-src 'self' data:; font-src 'self' data:; connect-src 'self'; worker-src 'self'; "
+            "img-src 'self' data:; font-src 'self'; connect-src 'self'; worker-src 'self'; "
             "object-src 'none'; base-uri 'self'; form-action 'self'")
 
 
@@ -178,6 +183,7 @@ def on_config(config):
     _jieba_dictionary(config, S.build, root)
     config.extra.setdefault("scope", "/")  # one localStorage scope: Material's inline scripts are the same on every page
     S.hashes = set()
+    S.page_hashes = {}
     return config
 
 
@@ -218,12 +224,13 @@ def _nav(b: Build, files: Files) -> list:
     for s in site.series.values():
         entries = [s.index_site_path]
         for p in site.series_posts(s.slug, b.include_drafts):
-            entries.append({f"{p.order}. {p.short_title}" if p.order is not None else p.short_title: p.site_path})
-        nav.append({s.title: entries})
+            title = f"{p.order}. {p.short_title}" if p.order is not None else p.short_title
+            entries.append({html.escape(title): p.site_path})
+        nav.append({html.escape(s.title): entries})
     standalone = [p for p in b.published() if site.series_of(p) is None]
     if standalone:
         standalone.sort(key=lambda p: (p.date.isoformat() if p.date else "", p.rel), reverse=True)
-        nav.append({"随笔": [{p.short_title: p.site_path} for p in standalone]})
+        nav.append({"随笔": [{html.escape(p.short_title): p.site_path} for p in standalone]})
     for title, uri in (("标签", "tags.md"), ("归档", "archive.md"), ("写作规范", "rules.md"),
                        ("性能", "performance.md"), ("关于", "about.md")):
         if files.get_file_from_path(uri) is not None:
@@ -244,14 +251,55 @@ def on_nav(nav, config, files):
     return nav
 
 
+def _source_name(page, post, config) -> str:
+    """The file an author edits for this page, relative to the project root."""
+    if post is not None:
+        return post.rel
+    if page.file.generated_by:
+        return page.file.src_uri   # a generated page (tags, archive, series index)
+    docs = Path(config.docs_dir).resolve()
+    try:
+        return (docs / page.file.src_uri).relative_to(_root(config)).as_posix()
+    except ValueError:
+        return page.file.src_uri
+
+
+def _guard_render(page, where: str) -> None:
+    """If Python-Markdown itself crashes on a page (RecursionError deep in its block parser, ...), log
+    the file as an error (a strict build fails naming it) and render a note instead, so that one
+    page never takes down the build's other messages or `mkdocs serve`."""
+    render = page.render
+
+    def guarded(config, files):
+        try:
+            render(config, files)
+        except Exception as exc:  # noqa: BLE001 - whatever the renderer raised on this page
+            what = f"{type(exc).__name__}: {str(exc)[:200]}".rstrip(": ")
+            msg = (f"Markdown cannot render this page ({what}); look for deeply nested lists, quotes, "
+                   f"HTML blocks or emphasis, and please report the file")
+            log.warning(f"{where}:1:1: SPEC002 {msg}")
+            page.series_render_error = [Finding(where, 1, 1, "SPEC002", "error", msg)]
+            page.content = (f'<div class="series-unrendered" role="alert">这一页无法渲染：'
+                            f'{html.escape(what)}。源文件：<code>{html.escape(where)}</code></div>')
+            page.toc = get_toc([])
+            page.present_anchor_ids = set()
+            page.links_to_anchors = {}
+
+    page.render = guarded
+
+
 def on_page_markdown(markdown, page, config, files):
     b = S.build
     post = S.posts_by_src.get(page.file.src_uri)
+    _guard_render(page, _source_name(page, post, config))
     if post is not None:
-        meta = {k: v for k, v in post.meta.items() if k in ("title", "author", "tags")}
-        meta["title"] = post.title
+        # MkDocs and Material print page.meta values into HTML unescaped (a title is HTML to them),
+        # so only escaped text from the frontmatter reaches them: <title>, header, search index.
+        meta = {"title": html.escape(post.title), "tags": [html.escape(t) for t in post.tags]}
+        if post.author:
+            meta["author"] = html.escape(post.author)
         if post.summary:
-            meta["description"] = post.summary
+            meta["description"] = html.escape(post.summary)
         if post.is_draft:
             meta["status"] = "draft"
         page.meta = meta
@@ -268,12 +316,9 @@ def on_page_context(context, page, config, nav):
     post = S.posts_by_src.get(page.file.src_uri)
     page.series_post = _post_info(b, post, page) if post is not None else None
     if S.command == "serve":
-        rel = post.rel if post is not None else None
-        found = list(b.by_path.get(rel, [])) if rel else []
-        for s in b.site.series.values():
-            if page.file.src_uri == s.index_site_path:
-                found += [f for f in b.findings if f.path in (s.manifest_rel, s.glossary_rel)]
-        page.series_findings = [f for f in found if f.severity != "info"]
+        series = next((s for s in b.site.series.values() if page.file.src_uri == s.index_site_path), None)
+        page.series_findings = b.page_findings(post, series, home=page.file.src_uri == "index.md")
+        page.series_findings += getattr(page, "series_render_error", [])
     else:
         page.series_findings = []
     return context
@@ -301,33 +346,49 @@ def _post_info(b: Build, post, page) -> dict:
 
 
 def on_post_template(output, template_name, config):
-    return _with_csp(output)
+    return _with_csp(output, Path(config.site_dir) / template_name)
 
 
 def on_post_page(output, page, config):
-    return _with_csp(output)
+    return _with_csp(output, Path(page.file.abs_dest_path))
 
 
-def _with_csp(output: str) -> str:
-    """Fill the page's CSP meta tag: the site's own origin plus the hashes of its inline scripts."""
-    if CSP_PLACEHOLDER not in output:
-        return output
+def _script_hashes(output: str) -> set[str]:
+    """sha256 (base64) of every inline script of a page that runs (data blocks do not)."""
     hashes = set()
     for m in INLINE_SCRIPT.finditer(output):
         attrs = m.group("attrs")
-        if "src=" in attrs:
+        if re.search(r"""(?:^|\s)src\s*=""", attrs):
             continue
         t = re.search(r"""type\s*=\s*["']?([^"'\s>]+)""", attrs)
         if t and t.group(1).lower() not in ("text/javascript", "module", "application/javascript"):
             continue  # data blocks (application/json) do not run
         hashes.add(base64.b64encode(hashlib.sha256(m.group("body").encode("utf-8")).digest()).decode())
+    return hashes
+
+
+def _with_csp(output: str, dest: Path) -> str:
+    """Fill the page's CSP meta tag: the site's own origin plus the hashes of its inline scripts."""
+    if CSP_PLACEHOLDER not in output:
+        return output
+    hashes = _script_hashes(output)
     S.hashes |= hashes
+    S.page_hashes[str(dest)] = frozenset(hashes)
     return output.replace(CSP_PLACEHOLDER, html.escape(_csp(hashes), quote=True), 1)
 
 
 def on_post_build(config):
+    """`_headers` carries the site's policy; a page whose inline scripts differ from the others' gets
+    that same policy in its meta tag too, so that both always say the same."""
     site_dir = Path(config.site_dir)
     S.policy = _csp(S.hashes)
+    for dest, hashes in S.page_hashes.items():
+        if hashes != S.hashes and os.path.isfile(dest):
+            text = Path(dest).read_text(encoding="utf-8")
+            old = f'<meta http-equiv="Content-Security-Policy" content="{html.escape(_csp(hashes), quote=True)}">'
+            new = f'<meta http-equiv="Content-Security-Policy" content="{html.escape(S.policy, quote=True)}">'
+            Path(dest).write_text(text.replace(old, new, 1), encoding="utf-8")
+    S.page_hashes = {}
     headers = ("/*\n"
                f"  Content-Security-Policy: {S.policy}; frame-ancestors 'none'\n"
                "  X-Content-Type-Options: nosniff\n"
@@ -347,3 +408,23 @@ def _utf8_search_index(site_dir: Path) -> None:
     out = json.dumps(json.loads(raw), separators=(",", ":"), ensure_ascii=False)
     if out != raw:
         path.write_text(out, encoding="utf-8")
+
+
+def on_serve(server, config, builder):
+    """`mkdocs serve` adds its live-reload script inline to every page it serves; allow exactly that
+    script by its hash in the page's policy (or the preview would never reload, and log a violation)."""
+    inject = getattr(server, "_inject_js_into_html", None)
+    if inject is None:
+        return server
+
+    def inject_allowed(content: bytes, epoch) -> bytes:
+        out = inject(content, epoch)
+        text = out.decode("utf-8", "replace")
+        m = re.search(r'<meta http-equiv="Content-Security-Policy" content="([^"]*)">', text)
+        if m is None:
+            return out
+        policy = html.escape(_csp(_script_hashes(text)), quote=True)
+        return (text[:m.start(1)] + policy + text[m.end(1):]).encode("utf-8")
+
+    server._inject_js_into_html = inject_allowed
+    return server

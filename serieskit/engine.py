@@ -68,10 +68,15 @@ def lint_post(post: Post, site: Site, select=None, ignore=None) -> list[Finding]
                                f"internal error in rule {code} ({rule.slug}): {type(exc).__name__}: {exc} "
                                f"[{where.filename.rsplit('/', 1)[-1]}:{where.lineno}]; please report it"))
             continue
+        last = max(post.nlines, 1)
         for h in hits:
             if code in sup.file_codes or code in sup.by_line.get(h.line, ()):
                 continue
-            out.append(Finding(h.path or post.rel, h.line, h.col, code, sev, h.message, h.fix))
+            line, col = h.line, h.col
+            if h.path in (None, post.rel) and not 1 <= line <= last:
+                # e.g. "no sister line" in a post that is only frontmatter: its body starts past the end
+                line, col = min(max(line, 1), last), 1
+            out.append(Finding(h.path or post.rel, line, col, code, sev, h.message, h.fix))
     return out
 
 

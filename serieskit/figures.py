@@ -24,7 +24,7 @@ class Figure:
     why_none: str = ""      # why there is no caption
 
 
-def _next_line_kind(post: Post, ln: int) -> tuple[str | None, str]:
+def _next_line_kind(post: Post, ln: int, image_lines: set[int]) -> tuple[str | None, str]:
     if ln > post.nlines:
         return None, "the image is the last line of the file"
     if ln in post.body.in_code:
@@ -37,7 +37,7 @@ def _next_line_kind(post: Post, ln: int) -> tuple[str | None, str]:
         return None, "the next line is a heading"
     if LIST_ITEM.match(prose):
         return None, "the next line is a list item"
-    if any(i.line == ln for i in post.body.images) and stripped.startswith("!["):
+    if ln in image_lines and stripped.startswith("!["):
         return None, "the next line is another image"
     if stripped.startswith("|"):
         return None, "the next line is a table row"
@@ -49,6 +49,7 @@ def figures(post: Post) -> list[Figure]:
     if cache is not None:
         return cache
     out: list[Figure] = []
+    image_lines = {i.line for i in post.body.images}
     for img in post.body.images:
         prose = post.prose(img.line)
         if prose[:img.col - 1].strip():
@@ -56,7 +57,7 @@ def figures(post: Post) -> list[Figure]:
         tail = post.line(img.line)[img.close_col - 1:]
         if not TAIL.match(tail):
             continue  # text follows the image on its line: an inline image
-        caption, why = _next_line_kind(post, img.line + 1)
+        caption, why = _next_line_kind(post, img.line + 1, image_lines)
         out.append(Figure(img, tail, caption, img.line + 1, why))
     post.__dict__["_figures"] = out
     return out

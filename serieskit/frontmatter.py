@@ -45,14 +45,24 @@ def yaml_error(exc: Exception, text: str, offset: int = 0) -> tuple[int, int, st
     When PyYAML stops at the end of the text (an unclosed bracket or quote), the error is placed
     where the unclosed construct started, which is where the author has to look.
     """
+    if isinstance(exc, yaml.reader.ReaderError):   # a character YAML does not allow (control characters)
+        before = text[:exc.position]
+        what = f"U+{exc.character:04X}" if isinstance(exc.character, int) else repr(exc.character)
+        return (before.count("\n") + 1, exc.position - (before.rfind("\n") + 1) + 1,
+                f"character {what} is not allowed in YAML ({exc.reason}); remove it")
     mark = getattr(exc, "problem_mark", None)
     ctx = getattr(exc, "context_mark", None)
     problem = str(getattr(exc, "problem", None) or exc)
     context = getattr(exc, "context", None)
     last_line = text.rstrip("\n").count("\n")
     if mark is not None and ctx is not None and (mark.line > last_line or "end of the stream" in problem
-                                                 or "<stream end>" in problem):
+                                                 or "end of stream" in problem or "<stream end>" in problem):
         return ctx.line + 1, ctx.column + 1, f"{context} that is never closed ({problem})"
+    if (mark is not None and ctx is not None and mark.line > ctx.line and context
+            and context.startswith("while parsing a flow")):
+        # `[a, b` or `{k: v` left open on its line: PyYAML notices only on a later line
+        return (ctx.line + 1, ctx.column + 1,
+                f"{context} that is not closed before line {mark.line + 1 + offset} ({problem})")
     if mark is None:
         mark = ctx
     if context and ctx is not None and ctx.line != getattr(mark, "line", None):
@@ -85,11 +95,13 @@ def parse(lines: list[str]) -> Frontmatter:
         return fm
     text = "\n".join(lines[start:end - 1])
     offset = start  # YAML line 0 is raw line start+1
-    loader = _Loader(text)
+    loader = None
     try:
+        loader = _Loader(text)    # the reader rejects control characters right here
         node = loader.get_single_node()
     except yaml.YAMLError as exc:
-        loader.dispose()
+        if loader is not None:
+            loader.dispose()
         line0, col, problem = yaml_error(exc, text, offset)
         line = offset + line0
         if "\\t" in str(problem) or "tab" in str(problem).lower():

@@ -22,15 +22,20 @@ GLOSSARY_KEYS = {"term", "en", "abbr", "desc", "post", "aliases"}
 
 
 def today_from_env(explicit: dt.date | None = None) -> dt.date:
-    """The date used for staleness: an explicit value, else SOURCE_DATE_EPOCH, else today (UTC)."""
+    """The date used for staleness: an explicit value, else SOURCE_DATE_EPOCH, else today (UTC).
+
+    A SOURCE_DATE_EPOCH that is set but is not a number of seconds is an error (ConfigError), as the
+    reproducible-builds spec asks: falling back to the calendar would silently break reproducibility
+    (and MkDocs itself would crash on it later with a traceback)."""
     if explicit:
         return explicit
     epoch = os.environ.get("SOURCE_DATE_EPOCH")
-    if epoch:
+    if epoch is not None:
         try:
             return dt.datetime.fromtimestamp(int(epoch), tz=dt.timezone.utc).date()
         except (ValueError, OverflowError, OSError):
-            pass
+            raise ConfigError("SOURCE_DATE_EPOCH", f"`{epoch}` is not a time in whole seconds since "
+                                                   f"1970-01-01 UTC (e.g. `git log -1 --format=%ct`); fix or unset it")
     return dt.datetime.now(tz=dt.timezone.utc).date()
 
 

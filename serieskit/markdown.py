@@ -7,14 +7,33 @@ character offsets. Nothing here knows about the series conventions.
 """
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass, field
 
 FENCE_OPEN = re.compile(r"^(?P<indent>[ \t]*)(?:>[ \t]?)*(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
+# The info string superfences accepts (language, then `{attributes}` or `key="value"` options);
+# after anything else (```<b>) the line is no fence but text, and the backticks may open a code span.
+FENCE_INFO = re.compile(r"""^[ \t]*(?:\.?[\w#.+-]+(?=[\t ]|$))?"""
+                        r"""(?:[ \t]*\{[^\n]*\}|(?:[ \t]*[a-zA-Z][a-zA-Z0-9_]*(?:=(?P<q>"|').*?(?P=q))?(?=[\t ]|$))+)?[ \t]*$""")
+FENCE_CLOSE = re.compile(r"^[ \t]*(?:>[ \t]?)*(`{3,}|~{3,})[ \t]*$")
 HEADING = re.compile(r"^ {0,3}(?P<hashes>#{1,6})(?:[ \t]+(?P<text>.*?))?(?:[ \t]+#+)?[ \t]*$")
 LIST_ITEM = re.compile(r"^[ \t]*(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)")
 TABLE_SEP = re.compile(r"^[ \t]*\|?[ \t]*:?-{1,}:?[ \t]*(?:\|[ \t]*:?-{1,}:?[ \t]*)*\|?[ \t]*$")
 LINK_DEF = re.compile(r"^ {0,3}\[(?P<label>[^\]]+)\]:[ \t]*(?P<href><[^>]*>|\S+)")
+CONTAINER = re.compile(r"[ \t]*(?:>|(?:[-*+]|\d{1,9}[.)])(?=[ \t]|$))[ \t]?")
+THEMATIC_BREAK = re.compile(r"^ {0,3}(?:(?:-[ \t]*){3,}|(?:\*[ \t]*){3,}|(?:_[ \t]*){3,})$")
+# Python-Markdown's block-level tags: one of these at the start of a line (indented at most 3 spaces)
+# opens a raw HTML block that runs to its closing tag, blank lines included; Markdown (code spans too)
+# is not processed inside unless the tag has a `markdown` attribute (md_in_html). Fences still are.
+BLOCK_TAGS = frozenset("""address article aside blockquote body canvas center colgroup dd details dialog div dl
+    dt fieldset figcaption figure footer form group h1 h2 h3 h4 h5 h6 header hgroup hr html iframe legend li
+    main map math menu nav noscript object ol option output p pre progress script section style summary table
+    tbody td textarea tfoot th thead tr ul video""".split())
+HTML_BLOCK_OPEN = re.compile(r"^ {0,3}<(?P<tag>[A-Za-z][A-Za-z0-9-]*)(?=[\s/>]|$)")
+# Python-Markdown parses nested blocks recursively and raises RecursionError somewhere past 250 list
+# levels (fewer inside admonitions or md_in_html); no post needs more than a handful.
+MAX_NESTING = 50
 
 
 @dataclass
@@ -79,6 +98,43 @@ class Comment:
 
 
 @dataclass
+class DeepBlock:
+    start: int                # first line of the block (a run of non-blank lines) that nests too deep
+    end: int                  # last line in it that nests too deep
+    line: int                 # first line that goes past MAX_NESTING
+    col: int                  # where it goes past (the marker that opens level MAX_NESTING + 1)
+    depth: int                # deepest nesting in the block
+
+
+def nesting(text: str) -> tuple[int, int]:
+    """(depth, col) of a line's block nesting as Python-Markdown sees it: a level per 4 columns of
+    indentation plus one per list marker or `>` at the start (`- - - x` is three nested items).
+    `col` is the 1-based column where level MAX_NESTING + 1 starts (0 when not reached)."""
+    width = 0
+    for ch in text:
+        if ch == " ":
+            width += 1
+        elif ch == "\t":
+            width += 4 - width % 4
+        else:
+            break
+    depth = width // 4
+    col = len(text) - len(text.lstrip(" \t")) + 1 if depth > MAX_NESTING else 0
+    if THEMATIC_BREAK.match(text):
+        return depth, col
+    pos = 0
+    while True:
+        m = CONTAINER.match(text, pos)
+        if not m or m.end() == pos:
+            break
+        depth += 1
+        if depth == MAX_NESTING + 1 and not col:
+            col = len(m.group(0)) - len(m.group(0).lstrip(" \t")) + pos + 1
+        pos = m.end()
+    return depth, col
+
+
+@dataclass
 class Body:
     fences: list[Fence] = field(default_factory=list)
     headings: list[Heading] = field(default_factory=list)
@@ -88,42 +144,113 @@ class Body:
     comments: list[Comment] = field(default_factory=list)
     prose: dict[int, str] = field(default_factory=dict)   # line -> masked text (body lines only)
     in_code: set[int] = field(default_factory=set)        # lines inside fences or indented code (fence lines too)
+    deep: list[DeepBlock] = field(default_factory=list)   # blocks nested deeper than MAX_NESTING
+    raw_html: dict[int, str] = field(default_factory=dict)  # lines of raw HTML blocks: comments masked, code spans not
 
 
-def _mask_inline_code(text: str) -> str:
-    """Blank out inline code spans (backtick runs matched by length) on one line."""
-    if "`" not in text:
-        return text
-    out = list(text)
-    i, n = 0, len(text)
-    while i < n:
-        if text[i] != "`":
-            i += 1
+def comment_close(text: str, start: int, opening: bool = False) -> tuple[int, int]:
+    """Where an HTML comment whose content starts at `start` ends, as browsers parse it: (index of the
+    closing marker, index just after it), or (-1, -1). `-->` and `--!>` close a comment, and right
+    after `<!--` so do `>` and `->` (`<!-->` and `<!--->` are complete, empty comments)."""
+    if opening:
+        if text.startswith(">", start):
+            return start, start + 1
+        if text.startswith("->", start):
+            return start, start + 2
+    ends = [(i, i + len(m)) for m in ("-->", "--!>") if (i := text.find(m, start)) >= 0]
+    return min(ends) if ends else (-1, -1)
+
+
+BACKTICKS = re.compile(r"`+")
+
+
+def _mask_inline_code(text: str, later=None, longest_later: int = 0,
+                      start: int = 0) -> tuple[str, tuple[int, int] | None, int]:
+    """Blank out inline code spans on one line, paired as Python-Markdown (3.x) pairs them.
+
+    At each unescaped backtick, the opener is the rest of its run (M ticks); the code closes at the
+    first later run of exactly M ticks, else at the first of the longest later runs if that is
+    shorter than M (the opener being its first ticks, the rest of the run code); else the opener is
+    literal and Python-Markdown resumes 2*M characters after the opener's first tick (so it can land
+    inside the next run). Later runs include the later lines of the paragraph: `later(M)` says if a
+    run of exactly M ticks is there, `longest_later` is the longest run there; when the code closes
+    on a later line the span stays open, returned as (index, ticks), and the rest of the line is its
+    code. Scanning starts at `start` (carried over from the line before). Returns (masked text,
+    open span or None, characters to skip at the start of the next line). Linear up to a logarithm.
+    """
+    if "`" not in text[start:]:
+        return text, None, 0
+    runs = [(m.start(), m.end()) for m in BACKTICKS.finditer(text)]
+    run_starts = [a for a, _ in runs]
+    exact: dict[int, list[int]] = {}      # run length -> indices of the runs of that length
+    for k, (a, b) in enumerate(runs):
+        exact.setdefault(b - a, []).append(k)
+    longest: list[tuple[int, int]] = [(0, -1)] * (len(runs) + 1)   # from run k on: (longest, first run with it)
+    for k in range(len(runs) - 1, -1, -1):
+        n = runs[k][1] - runs[k][0]
+        longest[k] = (n, k) if n >= longest[k + 1][0] else longest[k + 1]
+    pieces, last, pos, open_span = [], 0, start, None
+    while True:
+        a = text.find("`", pos)
+        if a < 0:
+            break
+        j = a
+        while j > 0 and text[j - 1] == "\\":
+            j -= 1
+        if (a - j) % 2:
+            pos = a + 1                       # an escaped backtick opens nothing
             continue
-        j = i
-        while j < n and text[j] == "`":
-            j += 1
-        run = j - i
-        k = j
-        close = -1
-        while k < n:
-            if text[k] == "`":
-                m = k
-                while m < n and text[m] == "`":
-                    m += 1
-                if m - k == run:
-                    close = k
-                    break
-                k = m
-            else:
-                k += 1
-        if close < 0:
-            i = j
-            continue
-        for p in range(i, close + run):
-            out[p] = " "
-        i = close + run
-    return "".join(out)
+        k = bisect.bisect_right(run_starts, a) - 1
+        b = runs[k][1]
+        m = b - a
+        same = exact.get(m, [])
+        i = bisect.bisect_right(same, k)
+        if i < len(same):
+            closer = runs[same[i]]
+        elif later is not None and later(m):
+            open_span = (a, m)
+            break
+        else:
+            n, j = longest[k + 1]
+            if longest_later > n and longest_later < m:
+                open_span = (a, longest_later)     # closes at the first such run of a later line
+                break
+            if not 0 < n < m:
+                pos = a + 2 * m
+                continue
+            closer = runs[j]
+        pieces += [text[last:a], " " * (closer[1] - a)]
+        last = pos = closer[1]
+    pieces.append(text[last:])
+    skip = max(0, pos - len(text) - 1) if open_span is None else 0
+    return "".join(pieces), open_span, skip
+
+
+def _find_run(text: str, length: int) -> int:
+    """Index of the first run of exactly `length` backticks in `text`, or -1."""
+    for m in re.finditer(r"`+", text):
+        if len(m.group(0)) == length:
+            return m.start()
+    return -1
+
+
+def _mask_span(body: "Body", span: tuple[int, int, int], mid: list[int], end_line: int, end: int) -> None:
+    """Blank out a code span that opened at `span` and closes before index `end` of `end_line`: its
+    lines' prose, and the links and images recorded inside it."""
+    line, start, _ = span
+    body.prose[line] = body.prose[line][:start] + " " * (len(body.prose[line]) - start)
+    for n in mid:
+        body.prose[n] = " " * len(body.prose.get(n, ""))
+
+    def inside(ln: int, col: int) -> bool:
+        return (ln == line and col > start) or line < ln < end_line or (ln == end_line and col <= end)
+
+    # links and images are recorded in line order: only the tail can be inside the span
+    for found in (body.links, body.images):
+        k = len(found)
+        while k > 0 and found[k - 1].line >= line:
+            k -= 1
+        found[k:] = [x for x in found[k:] if not inside(x.line, x.col)]
 
 
 def _split_cells(text: str) -> list[str]:
@@ -135,8 +262,28 @@ def _split_cells(text: str) -> list[str]:
     return [c.strip() for c in re.split(r"(?<!\\)\|", s)]
 
 
-def _scan_link_target(s: str, i: int) -> tuple[str, int, int] | None:
-    """At s[i] == '(' return (href, href_start, index after the closing ')'), or None."""
+def _matches(s: str, opener: str, closer: str) -> dict[int, int]:
+    """Index of each `opener` in `s` -> index of its matching `closer` (backslash escapes skipped);
+    unmatched openers are left out. One pass, so scanning a line stays linear however it nests."""
+    stack: list[int] = []
+    out: dict[int, int] = {}
+    j, n = 0, len(s)
+    while j < n:
+        c = s[j]
+        if c == "\\":
+            j += 2
+            continue
+        if c == opener:
+            stack.append(j)
+        elif c == closer and stack:
+            out[stack.pop()] = j
+        j += 1
+    return out
+
+
+def _scan_link_target(s: str, i: int, parens: dict[int, int]) -> tuple[str, int, int] | None:
+    """At s[i] == '(' return (href, href_start, index after the closing ')'), or None.
+    `parens` is `_matches(s, "(", ")")`."""
     n = len(s)
     j = i + 1
     while j < n and s[j] in " \t":
@@ -148,23 +295,28 @@ def _scan_link_target(s: str, i: int) -> tuple[str, int, int] | None:
         href, hstart = s[j + 1:k], j + 1
         j = k + 1
     else:
-        depth, hstart = 0, j
+        hstart = j
         while j < n:
             c = s[j]
             if c == "\\" and j + 1 < n:
                 j += 2
                 continue
             if c == "(":
-                depth += 1
-            elif c == ")":
-                if depth == 0:
-                    break
-                depth -= 1
-            elif c in " \t" and depth == 0:
+                if j not in parens:
+                    return None      # never closed: no `)` at this depth can follow
+                j = parens[j] + 1    # a balanced group inside the path
+                continue
+            if c == ")":
+                break
+            if c in " \t":
                 # a title may follow ("title"); a bare space inside a path is tolerated
-                rest = s[j:].lstrip(" \t")
-                if rest[:1] in ('"', "'", "("):
+                k = j
+                while k < n and s[k] in " \t":
+                    k += 1
+                if k < n and s[k] in ('"', "'", "("):
                     break
+                j = k
+                continue
             j += 1
         href = s[hstart:j].rstrip(" \t")
     while j < n and s[j] in " \t":
@@ -182,41 +334,24 @@ def _scan_link_target(s: str, i: int) -> tuple[str, int, int] | None:
     return href, hstart, j + 1
 
 
-def _find_bracket_end(s: str, i: int) -> int:
-    """At s[i] == '[' return the index of the matching ']' or -1."""
-    depth, j, n = 0, i, len(s)
-    while j < n:
-        c = s[j]
-        if c == "\\":
-            j += 2
-            continue
-        if c == "[":
-            depth += 1
-        elif c == "]":
-            depth -= 1
-            if depth == 0:
-                return j
-        j += 1
-    return -1
-
-
 def scan_links(line_no: int, s: str) -> tuple[list[Link], list[Image]]:
-    """Inline links and images on one (masked) line."""
+    """Inline links and images on one (masked) line, in time linear in its length."""
     links: list[Link] = []
     images: list[Image] = []
-    i, n = 0, len(s)
-    while i < n:
-        if s[i] != "[":
-            i += 1
-            continue
+    if "[" not in s:
+        return links, images
+    brackets = _matches(s, "[", "]")
+    parens = _matches(s, "(", ")") if "(" in s else {}
+    n = len(s)
+    i = s.find("[")
+    while 0 <= i < n:
         is_image = i > 0 and s[i - 1] == "!" and (i < 2 or s[i - 2] != "\\")
-        close = _find_bracket_end(s, i)
-        if close < 0 or close + 1 >= n or s[close + 1] != "(":
-            i += 1
-            continue
-        target = _scan_link_target(s, close + 1)
+        close = brackets.get(i, -1)
+        target = None
+        if close >= 0 and close + 1 < n and s[close + 1] == "(":
+            target = _scan_link_target(s, close + 1, parens)
         if target is None:
-            i += 1
+            i = s.find("[", i + 1)
             continue
         href, hstart, after = target
         text = s[i + 1:close]
@@ -230,7 +365,7 @@ def scan_links(line_no: int, s: str) -> tuple[list[Link], list[Image]]:
         else:
             links.append(Link(line_no, i + 1, text, href, hstart + 1, after + 1))
             # links inside the link text (rare) are not scanned further
-        i = after
+        i = s.find("[", after)
     return links, images
 
 
@@ -246,6 +381,60 @@ def parse_body(lines: list[str], first: int) -> Body:
     in_list = False
     in_indented_code = False
     table_lines: list[tuple[int, str]] = []
+    block_start = first   # first line of the current run of non-blank lines
+    html_tag: str | None = None   # the tag of the raw HTML block we are in
+    span: tuple[int, int, int] | None = None   # an open code span: (line, index, backtick count)
+    span_mid: list[int] = []                     # the lines after its opening line
+    skip_ticks = 0    # Python-Markdown's scan for code spans may resume a few characters into the next line
+    html_depth = 0
+
+    # Where comments close, for comments left open on their line. Python-Markdown takes `<!--` as text
+    # unless a `-->` follows: anywhere later for one at the start of a line, within the paragraph for
+    # one inside a line; then what comes after it is live HTML, not a comment.
+    next_close = [n] * (n + 1)    # index of the first line at or after i with a closing marker
+    next_blank = [n] * (n + 1)    # index of the first blank line at or after i
+    next_open = [n] * (n + 1)     # index of the first line at or after i with an opening `<!--`
+    for i in range(n - 1, first - 2, -1):
+        line = lines[i]
+        next_close[i] = i if ("-->" in line or "--!>" in line) else next_close[i + 1]
+        next_blank[i] = i if not line.strip() else next_blank[i + 1]
+        next_open[i] = i if "<!--" in line else next_open[i + 1]
+
+    # The longest closing fence (```` ``` ```` or ~~~ alone on a line) at or after each line, per character:
+    # a fence with no closing line after it is no fence to superfences.
+    longest = {"`": [0] * (n + 1), "~": [0] * (n + 1)}
+    for i in range(n - 1, first - 2, -1):
+        fc = FENCE_CLOSE.match(lines[i])
+        for ch, arr in longest.items():
+            arr[i] = max(arr[i + 1], len(fc.group(1)) if fc and fc.group(1)[0] == ch else 0)
+
+    def closing_after(i: int, marker: str) -> bool:
+        return longest[marker[0]][i + 1] >= len(marker)
+
+    # line indices holding a backtick run of each length, for code spans over several lines
+    run_lines: dict[int, list[int]] = {}
+    for i in range(first - 1, n):
+        if "`" in lines[i]:
+            for length in {len(r) for r in BACKTICKS.findall(lines[i])}:
+                run_lines.setdefault(length, []).append(i)
+
+    # the longest backtick run on lines i.. to the end of their paragraph (0 past a blank line)
+    para_longest = [0] * (n + 1)
+    for i in range(n - 1, first - 2, -1):
+        if not lines[i].strip():
+            continue
+        here = max((len(r) for r in BACKTICKS.findall(lines[i])), default=0) if "`" in lines[i] else 0
+        para_longest[i] = max(here, para_longest[i + 1])
+
+    def runs_later(i: int, length: int) -> bool:
+        """A run of exactly `length` backticks on a later line of the paragraph of line i?"""
+        found = run_lines.get(length, [])
+        j = bisect.bisect_right(found, i)
+        return j < len(found) and found[j] < next_blank[i + 1]
+
+    def closes_later(i: int, inline: bool) -> bool:
+        later = next_close[i + 1]
+        return later < n and (not inline or (later < next_blank[i + 1] and not next_open[i + 1] < later))
 
     def flush_table():
         if len(table_lines) >= 2 and TABLE_SEP.match(table_lines[1][1]) and "|" in table_lines[0][1]:
@@ -262,7 +451,7 @@ def parse_body(lines: list[str], first: int) -> Body:
             body.in_code.add(ln)
             body.prose[ln] = ""
             stripped = raw.strip()
-            m = re.match(r"^[ \t]*(?:>[ \t]?)*(`{3,}|~{3,})[ \t]*$", raw)
+            m = FENCE_CLOSE.match(raw)
             if m and m.group(1)[0] == fence.marker[0] and len(m.group(1)) >= len(fence.marker):
                 fence.end = ln
                 fence = None
@@ -273,7 +462,7 @@ def parse_body(lines: list[str], first: int) -> Body:
         # --- inside a multi-line HTML comment ---------------------------------------------
         text = raw
         if in_comment:
-            end = text.find("-->")
+            end, after = comment_close(text, 0)
             if end < 0:
                 comment_buf.append(text)
                 body.prose[ln] = " " * len(text)
@@ -281,18 +470,23 @@ def parse_body(lines: list[str], first: int) -> Body:
             comment_buf.append(text[:end])
             body.comments.append(Comment(comment_start[0], comment_start[1], ln, "\n".join(comment_buf)))
             in_comment = False
-            text = " " * (end + 3) + text[end + 3:]
+            text = " " * after + text[after:]
         # --- fence opening ------------------------------------------------------------------
         m = FENCE_OPEN.match(text)
-        if m and not in_indented_code and not (m.group("fence")[0] == "`" and "`" in m.group("info")):
+        if m and not in_indented_code and not (m.group("fence")[0] == "`" and "`" in m.group("info")) \
+                and FENCE_INFO.match(m.group("info")):
             flush_table()
             info = m.group("info").strip()
             lang = info.split()[0].lower().lstrip("{.").rstrip("}") if info else ""
-            fence = Fence(ln, None, lang, info, m.group("fence"), m.group("indent"))
-            body.fences.append(fence)
-            body.in_code.add(ln)
-            body.prose[ln] = ""
-            continue
+            opened = Fence(ln, None, lang, info, m.group("fence"), m.group("indent"))
+            body.fences.append(opened)
+            if closing_after(idx, opened.marker):
+                fence = opened
+                span, span_mid = None, []
+                body.in_code.add(ln)
+                body.prose[ln] = ""
+                continue
+            # never closed (SYN001): superfences then takes the line as text and what follows as Markdown
         blank = not text.strip()
         # --- indented code (only after a blank line, outside lists) ------------------------
         indented = text.startswith("    ") or text.startswith("\t")
@@ -319,8 +513,16 @@ def parse_body(lines: list[str], first: int) -> Body:
                 if s < 0:
                     out.append(text[pos:])
                     break
-                e = text.find("-->", s + 4)
+                e, after = comment_close(text, s + 4, opening=True)
                 out.append(text[pos:s])
+                inline = bool(text[:s].strip())
+                # Python-Markdown takes `<!--` as text when it never closes, and inside a paragraph
+                # also when another `<!--` comes before its `-->`: what follows is live then
+                nested = inline and 0 <= text.find("<!--", s + 4) < (e if e >= 0 else len(text))
+                if nested or (e < 0 and not closes_later(idx, inline)):
+                    out.append(text[s:s + 4])
+                    pos = s + 4
+                    continue
                 if e < 0:
                     in_comment = True
                     comment_start = (ln, s + 1)
@@ -328,16 +530,57 @@ def parse_body(lines: list[str], first: int) -> Body:
                     out.append(" " * (len(text) - s))
                     break
                 body.comments.append(Comment(ln, s + 1, ln, text[s + 4:e]))
-                out.append(" " * (e + 3 - s))
-                pos = e + 3
+                out.append(" " * (after - s))
+                pos = after
             text = "".join(out)
-        masked = _mask_inline_code(text)
+        # --- raw HTML blocks: Markdown (code spans too) is not processed inside them ---------------
+        if html_tag is None and not in_list:
+            hm0 = HTML_BLOCK_OPEN.match(text)
+            if hm0 and hm0.group("tag").lower() in BLOCK_TAGS \
+                    and not re.match(r"[^>]*\smarkdown\s*=", text[hm0.end():]):   # md_in_html: Markdown inside
+                html_tag, html_depth = hm0.group("tag").lower(), 0
+        if html_tag is not None:
+            body.raw_html[ln] = text
+            if html_tag == "hr":
+                html_tag = None
+            else:
+                html_depth += len(re.findall(rf"<{html_tag}(?=[\s/>]|$)", text, re.I))
+                html_depth -= len(re.findall(rf"</{html_tag}\s*>", text, re.I))
+                if html_depth <= 0:
+                    html_tag = None
+        # --- a code span may run over several lines of one paragraph (Python-Markdown renders it so)
+        if span is not None and (blank or ln in body.raw_html or HEADING.match(text) or LIST_ITEM.match(text)
+                                 or THEMATIC_BREAK.match(text) or text.lstrip().startswith("|")):
+            span, span_mid = None, []
+        if span is not None:
+            k = _find_run(text, span[2])
+            if k >= 0:
+                _mask_span(body, span, span_mid, ln, k + span[2])
+                text = " " * (k + span[2]) + text[k + span[2]:]
+                span, span_mid = None, []
+            else:
+                span_mid.append(ln)
+        if blank or span is not None:
+            skip_ticks = 0
+        masked, opened, skip_ticks = _mask_inline_code(text, lambda m: runs_later(idx, m), para_longest[idx + 1],
+                                                       min(skip_ticks, len(text)))
         body.prose[ln] = masked
+        if span is None and opened is not None and not blank and ln not in body.raw_html:
+            span, span_mid = (ln, opened[0], opened[1]), []
         # --- structure -------------------------------------------------------------------------
         if blank:
             flush_table()
             prev_blank = True
             continue
+        if prev_blank:
+            block_start = ln
+        depth, col = nesting(masked)
+        if depth > MAX_NESTING:
+            last = body.deep[-1] if body.deep else None
+            if last is not None and last.start == block_start:
+                last.end, last.depth = ln, max(last.depth, depth)
+            else:
+                body.deep.append(DeepBlock(block_start, ln, ln, col, depth))
         if LIST_ITEM.match(masked):
             in_list = True
         elif prev_blank and not indented and not masked.startswith(" "):

@@ -6,6 +6,7 @@ MkDocs resolves and validates them like any hand-written link.
 """
 from __future__ import annotations
 
+import hashlib
 import html
 import posixpath
 import re
@@ -36,8 +37,17 @@ def doc_text(s: str) -> str:
     return "".join(out)
 
 
-def md_link_text(s: str) -> str:
-    return s.replace("[", "\\[").replace("]", "\\]")
+MD_SPECIAL = re.compile(r"([\\`*_\[\]{}|])")
+
+
+def md_text(s: str) -> str:
+    """Frontmatter or manifest text as literal Markdown: HTML escaped (a title `<script>` shows as
+    text), and backslashes before what would make links, code, emphasis, attribute lists or table
+    cells of it."""
+    return MD_SPECIAL.sub(r"\\\1", html.escape(s, quote=True))
+
+
+md_link_text = md_text
 
 
 def visible_posts(site: Site, include_drafts: bool) -> list[Post]:
@@ -49,7 +59,13 @@ def link_from(page_site_path: str, target_site_path: str) -> str:
 
 
 def tag_anchor(tag: str) -> str:
-    return "tag-" + re.sub(r"\s+", "-", tag.strip())
+    """`tag-<tag>` with runs of anything but letters, digits and `-` made `-` (plus a short hash
+    when that changed more than spaces, so that `C++` and `C#` stay apart)."""
+    plain = re.sub(r"\s+", "-", tag.strip())
+    safe = re.sub(r"[^\w-]+", "-", plain).strip("-")
+    if safe != plain:
+        safe = f"{safe}-{hashlib.sha1(tag.strip().encode('utf-8')).hexdigest()[:6]}".lstrip("-")
+    return "tag-" + safe
 
 
 def tag_url(tag: str) -> str:
@@ -75,7 +91,7 @@ def series_index(series: Series, site: Site, include_drafts: bool) -> str:
         st = p.stats(site.conv)
         draft = ' <span class="series-badge series-badge--draft">草稿</span>' if p.is_draft else ""
         order = p.order if p.order is not None else 10 ** 6
-        summary = f'<span class="series-index__summary">{esc(p.summary)}</span>' if p.summary else ""
+        summary = f'<span class="series-index__summary">{md_text(p.summary)}</span>' if p.summary else ""
         items.append((order, (
             f'<li class="series-index__item" value="{order}" markdown="span">'
             f'<span class="series-index__order">{order}</span>'
@@ -96,9 +112,9 @@ def series_index(series: Series, site: Site, include_drafts: bool) -> str:
             f'<span class="series-badge">在做</span></span>{summary}</span></li>')))
     items.sort(key=lambda t: t[0])
     n_pub = sum(1 for p in posts if not p.is_draft)
-    lines = [f"# {series.index_title}", ""]
+    lines = [f"# {md_text(series.index_title)}", ""]
     if series.description:
-        lines += [series.description, ""]
+        lines += [md_text(series.description), ""]
     lines += [f'<p class="series-index__count">已发布 {n_pub} 篇，计划中 '
               f'{sum(1 for pl in series.planned if pl.title not in published_titles)} 篇。'
               f'按系列顺序排列，灰色条目标注“在做”。</p>', ""]
@@ -120,7 +136,7 @@ def tags_page(site: Site, include_drafts: bool) -> str:
         for t in order) + "</p>")
     lines.append("")
     for t in order:
-        lines += [f"## {t} {{ #{tag_anchor(t)} }}", ""]
+        lines += [f"## {md_text(t)} {{ #{tag_anchor(t)} }}", ""]
         for p in sorted(by_tag[t], key=lambda p: (p.date.isoformat() if p.date else "", p.rel), reverse=True):
             lines.append(f"- [{md_link_text(p.title)}]({link_from('tags.md', p.site_path)})"
                          f' <span class="series-meta">{p.date.isoformat() if p.date else ""}</span>')
@@ -141,7 +157,7 @@ def archive_page(site: Site, include_drafts: bool) -> str:
             where = ""
             s = site.series_of(p)
             if s is not None:
-                where = f" · {esc(s.title)} 第 {p.order} 篇" if p.order is not None else f" · {esc(s.title)}"
+                where = f" · {md_text(s.title)} 第 {p.order} 篇" if p.order is not None else f" · {md_text(s.title)}"
             lines.append(f"- {p.date.isoformat()} [{md_link_text(p.title)}]({link_from('archive.md', p.site_path)})"
                          f'<span class="series-meta">{where}</span>')
         lines.append("")
@@ -189,8 +205,8 @@ def latest_posts(site: Site, page_site_path: str, include_drafts: bool, n: int =
     out = ['<div class="series-latest" markdown="1">', ""]
     for p in posts:
         s = site.series_of(p)
-        where = f"{esc(s.title)} · 第 {p.order} 篇 · " if s is not None and p.order is not None else ""
-        summary = f'<span class="series-index__summary">{esc(p.summary)}</span>' if p.summary else ""
+        where = f"{md_text(s.title)} · 第 {p.order} 篇 · " if s is not None and p.order is not None else ""
+        summary = f'<span class="series-index__summary">{md_text(p.summary)}</span>' if p.summary else ""
         out.append(f'- [{md_link_text(p.title)}]({link_from(page_site_path, p.site_path)})'
                    f'<span class="series-index__meta">{where}{post_meta_line(p, site)}</span>{summary}')
     out += ["", "</div>"]
@@ -203,7 +219,7 @@ def series_cards(site: Site, page_site_path: str, include_drafts: bool) -> str:
         posts = site.series_posts(s.slug, include_drafts)
         n_pub = sum(1 for p in posts if not p.is_draft)
         out += [f"-   **[{md_link_text(s.index_title)}]({link_from(page_site_path, s.index_site_path)})**", "",
-                "    ---", "", f"    {s.description}", "",
+                "    ---", "", f"    {md_text(s.description)}", "",
                 f"    已发布 {n_pub} 篇 · 计划中 {len(s.planned)} 篇", ""]
     out += ["</div>"]
     return "\n".join(out)

@@ -12,8 +12,10 @@ from dataclasses import dataclass, field
 
 from .figures import figures
 from .lead import QUOTE_PREFIX, banner, sister_line
+from .markdown import MAX_NESTING
 from .mermaid import analyse, mermaid_fences
 from .model import GlossaryEntry, Post, Site
+from .pages import md_text
 
 GLOSSARY_PLACEHOLDER = "<!-- glossary-table -->"
 INLINE_MATH = re.compile(r"(?<!\\)\$(?!\s)[^$\n]+?(?<![\s\\])\$|\\\(.+?\\\)")
@@ -97,7 +99,7 @@ def glossary_table(site: Site, post: Post, entries: list[GlossaryEntry]) -> list
             elif target is post:
                 see = "本文"
         cells = [e.term, e.en, e.abbr, e.desc, see]
-        rows.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
+        rows.append("| " + " | ".join([*(md_text(c) for c in cells[:4]), see]) + " |")
     return rows
 
 
@@ -175,6 +177,12 @@ def render_post(post: Post, site: Site, include_drafts: bool = False) -> Rendere
             defs = [indent + line for line, c in zip(conv.classdef_lines(), conv.palette) if c.name not in d.defined]
             replace[d.kind_line] = [post.line(d.kind_line), *defs]
 
+    # blocks nested too deep for Python-Markdown (SYN002): a note instead of a RecursionError
+    for d in post.body.deep:
+        span = f"第 {d.start}–{d.end} 行" if d.end > d.start else f"第 {d.start} 行"
+        block(d.start, d.end, [f'<div class="series-unrendered" role="note">{span}的列表或引用嵌套 {d.depth} 层'
+                               f'（超过 {MAX_NESTING} 层），无法渲染，这里略去（SYN002）。</div>'])
+
     # the glossary table placeholder
     entries = series.glossary if series else []
     for n, text in lines.items():
@@ -198,8 +206,9 @@ def render_post(post: Post, site: Site, include_drafts: bool = False) -> Rendere
     return out
 
 
-def _eligible(post: Post, n: int) -> str:
-    """The line's prose with links, images, raw HTML, math, URLs and attribute lists blanked out."""
+def _eligible(post: Post, n: int, spans: dict[int, list[tuple[int, int]]]) -> str:
+    """The line's prose with links, images, raw HTML, math, URLs and attribute lists blanked out
+    (`spans`: line -> column ranges of its links and images)."""
     text = post.prose(n)
     if not text.strip():
         return ""
@@ -209,12 +218,8 @@ def _eligible(post: Post, n: int) -> str:
         for i in range(max(a, 0), min(b, len(chars))):
             chars[i] = " "
 
-    for link in post.body.links:
-        if link.line == n:
-            blank(link.col - 1, link.end_col - 1)
-    for img in post.body.images:
-        if img.line == n:
-            blank(img.col - 1, img.close_col - 1)
+    for a, b in spans.get(n, ()):
+        blank(a, b)
     for rx in (INLINE_MATH, RAW_TAG, URL, ATTRS):
         for m in rx.finditer(text):
             blank(m.start(), m.end())
@@ -229,6 +234,11 @@ def _tooltips(post: Post, entries: list[GlossaryEntry], skip: set[int]) -> tuple
         return {}, terms
     headings = {h.line for h in post.body.headings}
     tables = {ln for t in post.body.tables for ln in range(t.start, t.start + 2)}  # header + separator rows
+    spans: dict[int, list[tuple[int, int]]] = {}
+    for link in post.body.links:
+        spans.setdefault(link.line, []).append((link.col - 1, link.end_col - 1))
+    for img in post.body.images:
+        spans.setdefault(img.line, []).append((img.col - 1, img.close_col - 1))
     in_display_math = False
     done: set[int] = set()   # id() of entries already explained in this post
     out: dict[int, str] = {}
@@ -242,7 +252,7 @@ def _tooltips(post: Post, entries: list[GlossaryEntry], skip: set[int]) -> tuple
             continue
         if in_display_math or n in skip or n in headings or n in tables:
             continue
-        text = _eligible(post, n)
+        text = _eligible(post, n, spans)
         if not text.strip():
             continue
         edits = []

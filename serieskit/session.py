@@ -12,7 +12,7 @@ from pathlib import Path
 from .config import CONVENTIONS_FILE, Conventions, load_conventions
 from .engine import lint
 from .loader import load_site
-from .model import Finding, Post, Site
+from .model import SERIES_DIR, Finding, Post, Series, Site
 from .render import Rendered, render_post
 
 
@@ -26,6 +26,25 @@ class Build:
 
     def published(self) -> list[Post]:
         return [p for p in self.site.posts if self.include_drafts or not p.is_draft]
+
+    def page_findings(self, post: Post | None = None, series: Series | None = None, home: bool = False) -> list[Finding]:
+        """What `mkdocs serve` shows on a page: a post's own findings; on a series index, those of the
+        series' other files (manifest, glossary, symlinks, ...); on the home page, those of files
+        outside every series folder. Info findings are left out."""
+        if post is not None:
+            found = self.by_path.get(post.rel, [])
+        else:
+            loose = [f for f in self.findings if f.path not in self.site.by_rel]
+            if series is not None:
+                prefix = f"{SERIES_DIR}/{series.slug}/"
+                found = [f for f in loose if f.path.startswith(prefix) or f.path in (series.manifest_rel, series.glossary_rel)]
+            elif home:
+                taken = tuple(f"{SERIES_DIR}/{s}/" for s in self.site.series)
+                glossaries = {s.glossary_rel for s in self.site.series.values()}
+                found = [f for f in loose if not f.path.startswith(taken) and f.path not in glossaries]
+            else:
+                found = []
+        return [f for f in found if f.severity != "info"]
 
     def render(self, post: Post) -> Rendered:
         r = self.rendered.get(post.rel)

@@ -1,15 +1,24 @@
 import datetime as dt
+import os
 import shutil
 import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 BASE_SITE = ROOT / "tests" / "rules" / "_site"
 TODAY = dt.date(2026, 6, 1)
+
+# Property tests: moderate example counts so the suite stays fast; `HYPOTHESIS_PROFILE=thorough` digs deeper.
+# The deadline catches pathological slowness on small inputs, with room for two busy shared cores.
+settings.register_profile("serieskit", max_examples=60, deadline=dt.timedelta(seconds=2),
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("thorough", max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "serieskit"))
 
 
 def make_site(tmp_path: Path, overlay: Path | None = None, post: Path | None = None, name: str | None = None) -> Path:

@@ -55,16 +55,54 @@ def test_line_numbers_count_the_frontmatter_and_survive_crlf_and_bom(tmp_path):
     assert post.serialize() == b"\xef\xbb\xbf" + text.encode("utf-8")   # byte for byte
 
 
-def test_unclosed_fence_swallows_the_rest(tmp_path):
+def test_an_unclosed_fence_is_no_fence_as_on_the_site(tmp_path):
+    """superfences leaves a fence that never closes as text: what follows is Markdown again."""
     post = post_from("---\ntitle: t\n---\n```mermaid\nflowchart LR\n## 二、标题\n", tmp_path)
     assert post.body.fences[0].end is None
-    assert post.body.headings == []
+    assert [h.text for h in post.body.headings] == ["二、标题"]
+    assert 5 not in post.body.in_code
 
 
 def test_links_with_spaces_angle_brackets_and_titles(tmp_path):
     post = post_from('---\ntitle: t\n---\n[a](x.md "t") [b](<my file.md>) ![c](img/图 一.svg)\n', tmp_path)
     assert [(l.href, l.col) for l in post.body.links] == [("x.md", 1), ("my file.md", 15)]
     assert [(i.src, i.col) for i in post.body.images] == [("img/图 一.svg", 33)]
+
+
+def test_yaml_errors_point_where_the_unclosed_quote_or_bracket_opens(tmp_path):
+    post = post_from('---\ntitle: "未闭合\nslug: x\ndate: 2026-05-08\n---\n', tmp_path)
+    assert (post.fm.error.line, post.fm.error.column) == (2, 8)
+    assert "never closed" in post.fm.error.message
+    post = post_from("---\ntitle: t\ntags: [a, b\ndate: 2026-05-08\n---\n", tmp_path)
+    assert (post.fm.error.line, post.fm.error.column) == (3, 7)
+    assert "not closed before line 4" in post.fm.error.message
+
+
+def test_a_control_character_in_the_frontmatter_is_fmt001_at_its_place(tmp_path):
+    """PyYAML's reader rejects it before parsing starts; that used to escape as a traceback."""
+    post = post_from("---\ntitle: t\nslug: a\x1fb\n---\n", tmp_path)
+    assert (post.fm.error.line, post.fm.error.column) == (3, 8)
+    assert "U+001F" in post.fm.error.message
+
+
+def test_nesting_depth_counts_indentation_and_markers_not_thematic_breaks(tmp_path):
+    from serieskit.markdown import MAX_NESTING, nesting
+    assert nesting("- - - x")[0] == 3 and nesting("        - x")[0] == 3 and nesting("> > - x")[0] == 3
+    assert nesting("- - - - - -")[0] == 0 and nesting("* * *")[0] == 0 and nesting("1. 2) x")[0] == 2
+    assert nesting("- " * (MAX_NESTING + 1) + "x") == (MAX_NESTING + 1, 2 * MAX_NESTING + 1)
+    deep = "".join("    " * i + f"- {i}\n" for i in range(MAX_NESTING + 3))
+    post = post_from("---\ntitle: t\n---\n\n段落。\n\n" + deep + "\n```\n" + "- " * 99 + "x\n```\n", tmp_path)
+    (d,) = post.body.deep                     # one block, code fences never count
+    assert (d.start, d.end, d.line, d.depth) == (7, 7 + MAX_NESTING + 2, 7 + MAX_NESTING, MAX_NESTING + 3)
+
+
+def test_findings_never_point_past_the_end_of_the_file(tmp_path):
+    root = make_site(tmp_path)
+    write(root, "series/demo/only.md", "---\ntitle: 只有前言\nslug: only\ndate: 2026-05-08\nseries: demo\n"
+          "order: 7\n---\n")
+    got = [f for f in findings(root) if f.path == "series/demo/only.md"]
+    assert {f.code for f in got} >= {"SIS001", "SKL001"}
+    assert all(f.line == 7 for f in got), [(f.code, f.line) for f in got]
 
 
 # --- reading time --------------------------------------------------------------------------------------
@@ -182,3 +220,18 @@ def test_standing_examples_default_from_conventions_and_manifest_overrides(tmp_p
     assert load_site(root, today=TODAY).series["demo"].standing_examples == ["Qwen3.5", "Qwen3.6", "DeepSeek-V4"]
     man.write_text(man.read_text(encoding="utf-8") + "standing_examples: [Llama-4]\n", encoding="utf-8")
     assert [f.code for f in findings(root)] == ["EXM001"]
+
+
+@pytest.mark.parametrize("text", ["``a`b`", "`` x `a`", "`` ```a```", "`` x ```a``` `b`", "``\n`a`", "``\n```a```",
+                                  "x `a\nb` c", "a ``b`` `c", "\\`a` `b`", "``a```b`"])
+def test_code_spans_pair_as_python_markdown_pairs_them(text, tmp_path):
+    """What the engine blanks out as code is what Python-Markdown renders as <code> (its pairing has
+    quirks: a shorter closer when no exact one exists, and a skip of twice the opener's length)."""
+    import re
+    import markdown
+    html = markdown.markdown(text)
+    outside = re.sub(r"<code>.*?</code>|</?p>", "", html, flags=re.S).replace("&amp;", "&")
+    post = post_from("---\ntitle: t\n---\n" + text + "\n", tmp_path)
+    masked = "\n".join(post.prose(n) for n in range(4, post.nlines + 1))
+    kept = "".join(c for c, m in zip(text, masked) if m != " ")
+    assert kept.replace("\n", "").replace("\\", "") == outside.replace(" ", "").replace("\n", "").replace("\\", "")

@@ -3,20 +3,31 @@ import re
 from . import Hit, Rule
 
 
+def _dec(n: int) -> str:
+    """A decimal character reference to `n`; browsers accept it without the closing `;`."""
+    return rf"&#0*{n}(?![0-9]);?"
+
+
+def _hex(n: int) -> str:
+    return rf"&#x0*{n:x}(?![0-9a-f]);?"
+
+
 def _obfuscated(word: str) -> str:
-    """A pattern for `word` whose characters may be entity-encoded and split by whitespace,
-    control characters or encoded tabs / newlines (all of which browsers ignore in a URL scheme)."""
-    gap = r"(?:[\s\x00-\x1f]|&#0*(?:9|10|13);|&#x0*(?:9|a|d);|&(?:tab|newline);)*"
+    """A pattern for `word` whose characters may be entity-encoded (with or without the `;`) and
+    split by whitespace, control characters or encoded ones (browsers drop leading C0 controls and
+    spaces from a URL, and tabs and newlines anywhere in it)."""
+    controls = "|".join([_dec(n) for n in range(33)] + [_hex(n) for n in range(33)])
+    gap = rf"(?:[\s\x00-\x1f]|{controls}|&(?:tab|newline);)*"
     parts = []
     for ch in word:
         code = ord(ch)
         alts = [re.escape(ch)]
         if ch.isalpha():
             alts.append(re.escape(ch.upper()))
-            alts.append(rf"&#0*{ord(ch.upper())};")
-            alts.append(rf"&#x0*{ord(ch.upper()):x};")
-        alts.append(rf"&#0*{code};")
-        alts.append(rf"&#x0*{code:x};")
+            alts.append(_dec(ord(ch.upper())))
+            alts.append(_hex(ord(ch.upper())))
+        alts.append(_dec(code))
+        alts.append(_hex(code))
         if ch == ":":
             alts.append("&colon;")
         parts.append("(?:" + "|".join(alts) + ")")
@@ -29,7 +40,8 @@ URL_CONTEXT = re.compile(
     r"|\b(?:href|src|action|formaction|xlink:href|data|poster|background|srcdoc|cite)\s*=\s*[\"']?)"
     r"(?P<scheme>" + SCHEME + ")", re.I)
 TAG = re.compile(r"<\s*/?\s*(?P<tag>script|iframe|frame|frameset|object|embed)(?=[\s/>]|$)", re.I)
-HANDLER = re.compile(r"<[A-Za-z][\w:-]*(?:\s+[^<>]*?)??[\s/\"'](?P<attr>on[a-z]+)\s*=", re.I | re.S)
+# a tag name is anything up to whitespace, `/` or `>` (`<scr[a]: onclick=…>` is an element to a browser)
+HANDLER = re.compile(r"<[A-Za-z][^\s/>]*(?:\s+[^<>]*?)??[\s/\"'](?P<attr>on[a-z]+)\s*=", re.I | re.S)
 ATTR_LIST_HANDLER = re.compile(r"\{[^{}\n]*?(?<![\w-])(?P<attr>on[a-z]+)\s*=", re.I)
 
 
@@ -60,7 +72,9 @@ class UnsafeHtml(Rule):
     family = "SEC"
 
     def check(self, post, ctx):
-        lines = [(ln, post.prose(ln)) for ln in range(post.body_start, post.nlines + 1)]
+        # prose (code and comments blanked out), except in raw HTML blocks, where backticks are no code spans
+        raw_html = post.body.raw_html
+        lines = [(ln, raw_html.get(ln) or post.prose(ln)) for ln in range(post.body_start, post.nlines + 1)]
         text = "\n".join(t for _, t in lines)
         if not any(c in text for c in "<:&{") or not text:
             return

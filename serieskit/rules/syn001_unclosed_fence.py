@@ -5,12 +5,12 @@ class UnclosedFence(Rule):
     """Every code fence is closed.
 
     What:
-    A fence opened with ``` or ~~~ (a code block or a mermaid diagram) has no closing fence: the
-    rest of the file becomes code, and every check after it goes blind.
+    A fence opened with ``` or ~~~ (a code block or a mermaid diagram) has no closing fence.
 
     Why:
-    An unclosed fence swallows the rest of the post on the site: headings, figures and the
-    references all render as one code block.
+    The site's Markdown (superfences) then does not take it as a fence at all: the ``` line shows
+    as text and the code or diagram source runs into a paragraph (`<` and `>` in it become HTML, so
+    the checks go on reading what follows as the page shows it).
 
     Bad:
     ```mermaid
@@ -35,4 +35,4 @@ class UnclosedFence(Rule):
             if f.end is None:
                 what = "mermaid fence" if f.lang == "mermaid" else "code fence"
                 yield Hit(f.start, len(f.indent) + 1, f"{what} `{f.marker}{f.info}` is never closed: add a closing "
-                                                      f"`{f.marker}` line; everything after it is read as code")
+                                                      f"`{f.marker}` line; until then the site shows it as text, not as code")

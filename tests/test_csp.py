@@ -1,0 +1,99 @@
+"""The Content-Security-Policy as written (the browser side is tests/test_csp_browser.py): only the
+site's own origin for scripts, styles, fonts, images, connections and workers; no eval; inline scripts
+only by hash, never 'unsafe-inline' in script-src; the meta tag of every page and `_headers` carry the
+same policy, and every inline script that runs is covered by it.
+"""
+from __future__ import annotations
+
+import base64
+import hashlib
+import re
+
+import html5lib
+import pytest
+
+from sitebuild import build, make_project
+
+EXPECTED = {
+    "default-src": ["'self'"],
+    "style-src": ["'self'", "'unsafe-inline'"],     # mermaid writes inline styles
+    "img-src": ["'self'", "data:"],                  # Material's stylesheet carries its icons as data: URLs
+    "font-src": ["'self'"],
+    "connect-src": ["'self'"],
+    "worker-src": ["'self'"],
+    "object-src": ["'none'"],
+    "base-uri": ["'self'"],
+    "form-action": ["'self'"],
+}
+JS_TYPES = ("", "text/javascript", "module", "application/javascript")
+
+
+def parse(policy: str) -> dict[str, list[str]]:
+    out = {}
+    for part in filter(None, (p.strip() for p in policy.split(";"))):
+        name, *values = part.split()
+        assert name not in out, f"{name} twice"
+        out[name] = values
+    return out
+
+
+def header_policy(site) -> str:
+    return re.search(r"^  Content-Security-Policy: (.*)$", (site / "_headers").read_text(encoding="utf-8"), re.M).group(1)
+
+
+def inline_scripts(page: str) -> list[str]:
+    tree = html5lib.parse(page, treebuilder="etree", namespaceHTMLElements=False)
+    return [s.text or "" for s in tree.iter("script")
+            if not s.get("src") and (s.get("type") or "").lower() in JS_TYPES]
+
+
+def sha(text: str) -> str:
+    return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode() + "'"
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("csp-policy")
+    proj = make_project(tmp)
+    # a page of docs/ with an inline script of its own: its hash must reach every policy
+    (proj / "docs" / "extra.md").write_text("# 额外\n\n<script>window.__extra = 1;</script>\n", encoding="utf-8")
+    out = tmp / "site"
+    r = build(proj, out, strict=False)
+    assert r.returncode == 0, r.stderr[-3000:]
+    return out
+
+
+def test_the_policy_allows_only_the_sites_own_origin_and_no_eval(site):
+    policy = parse(header_policy(site))
+    script = policy.pop("script-src")
+    assert script[0] == "'self'" and script[1:] and all(re.fullmatch(r"'sha256-[A-Za-z0-9+/]+=*'", s) for s in script[1:])
+    assert policy.pop("frame-ancestors") == ["'none'"]
+    assert policy == EXPECTED
+    text = header_policy(site)
+    for banned in ("'unsafe-eval'", "'wasm-unsafe-eval'", "'strict-dynamic'", "*", "http:", "https:", "blob:"):
+        assert banned not in text, banned
+
+
+def test_meta_and_headers_carry_the_same_policy_on_every_page(site):
+    header = parse(header_policy(site))
+    header.pop("frame-ancestors")          # not allowed in a meta tag; the header adds it
+    pages = sorted(site.rglob("*.html"))
+    assert len(pages) > 8
+    for page in pages:
+        text = page.read_text(encoding="utf-8")
+        metas = re.findall(r'<meta http-equiv="Content-Security-Policy" content="([^"]+)">', text)
+        assert len(metas) == 1, page
+        assert parse(metas[0].replace("&#x27;", "'")) == header, page
+        head = text.split("</head>", 1)[0]
+        first = min(i for i in (head.find("<script"), head.find("<link"), head.find("<style")) if i >= 0)
+        assert head.find('http-equiv="Content-Security-Policy"') < first, f"{page}: the policy comes too late"
+
+
+def test_every_inline_script_that_runs_is_allowed_by_hash(site):
+    allowed = set(parse(header_policy(site))["script-src"])
+    seen = set()
+    for page in site.rglob("*.html"):
+        for body in inline_scripts(page.read_text(encoding="utf-8")):
+            assert sha(body) in allowed, (page, body[:120])
+            seen.add(sha(body))
+    assert sha("window.__extra = 1;") in seen and seen == allowed - {"'self'"}

@@ -1,0 +1,159 @@
+"""Every frontmatter, manifest and glossary value that reaches HTML is escaped: a title, tag, summary,
+author, series title or description, planned title or glossary text holding `<script>`, an event
+handler, a `javascript:` link or a Markdown attribute list shows as text on the built pages (post
+header, nav, <title>, meta tags, series index, tags page, archive, home, glossary table), in the feed
+and in the search index, and adds nothing that runs.
+"""
+from __future__ import annotations
+
+import json
+import re
+from urllib.parse import unquote
+import xml.etree.ElementTree as ET
+
+import html5lib
+import pytest
+import yaml
+
+from sitebuild import build, make_project
+
+P = ("<script>alert(1)</script><img src=x onerror=alert(2)> *强调* [链](javascript:alert(4))"
+     '{: onclick="alert(3)" } & "双" \'单\' </title>')
+TITLE = f"第二篇 {P}：投机解码"
+ATOM = "{http://www.w3.org/2005/Atom}"
+
+
+def _set_frontmatter(path, **values):
+    text = path.read_text(encoding="utf-8")
+    _, head, body = text.split("---\n", 2)
+    meta = yaml.safe_load(head)
+    meta.update(values)
+    path.write_text("---\n" + yaml.safe_dump(meta, allow_unicode=True, sort_keys=False) + "---\n" + body,
+                    encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("escaping")
+    proj = make_project(tmp)
+    demo = proj / "series" / "demo"
+    _set_frontmatter(demo / "second.md", title=TITLE, tags=["推理", P], summary=f"摘要 {P}", author=f"作者 {P}")
+    with open(demo / "second.md", "a", encoding="utf-8") as fh:
+        fh.write("\n## 附录：术语\n\n<!-- glossary-table -->\n")
+    manifest = yaml.safe_load((demo / "series.yml").read_text(encoding="utf-8"))
+    manifest.update(title=f"系列 {P}", index_title=f"导航 {P}", description=f"描述 {P}")
+    manifest["planned"].append({"title": f"计划 {P}", "order": 8, "summary": f"计划摘要 {P}"})
+    (demo / "series.yml").write_text(yaml.safe_dump(manifest, allow_unicode=True), encoding="utf-8")
+    glossary = yaml.safe_load((demo / "glossary.yml").read_text(encoding="utf-8"))
+    glossary.append({"term": "注入术语", "en": f"En {P}", "desc": f"解释 {P}"})
+    (demo / "glossary.yml").write_text(yaml.safe_dump(glossary, allow_unicode=True), encoding="utf-8")
+    out = tmp / "out"
+    r = build(proj, out)
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    return out
+
+
+def doc(site, rel):
+    return html5lib.parse((site / rel).read_text(encoding="utf-8"), treebuilder="etree", namespaceHTMLElements=False)
+
+
+def text(el) -> str:
+    return re.sub(r"\s+", " ", "".join(el.itertext())).strip()
+
+
+def find(tree, css_class: str, tag: str = "*"):
+    return [e for e in tree.iter(tag) if css_class in (e.get("class") or "").split()]
+
+
+def injected(tree) -> list[str]:
+    """Anything on the page that runs and came from the payload."""
+    bad = []
+    for el in tree.iter():
+        if not isinstance(el.tag, str):
+            continue
+        for k, v in el.attrib.items():
+            if re.fullmatch(r"on[a-z]+", k.lower()):
+                bad.append(f"<{el.tag} {k}={v!r}>")
+            if k.lower() in ("href", "src") and v.strip().lower().startswith("javascript:"):
+                bad.append(f"<{el.tag} {k}={v!r}>")
+        if el.tag == "script" and "alert(" in (el.text or ""):
+            bad.append(f"<script>{el.text}")
+        if el.tag == "img" and el.get("src") == "x":
+            bad.append("<img src=x>")
+    return bad
+
+
+def test_no_page_runs_the_payload(site):
+    pages = sorted(site.rglob("*.html"))
+    assert len(pages) > 8
+    for page in pages:
+        assert injected(doc(site, page.relative_to(site))) == [], page
+
+
+def test_post_page_shows_the_values_as_text(site):
+    tree = doc(site, "demo/second/index.html")
+    assert P in text(tree.find(".//title"))
+    (header,) = find(tree, "series-post-header", "header")
+    assert text(header.find(".//h1")) == TITLE
+    assert text(find(header, "series-post-author")[0]) == f"作者 {P}"
+    assert [text(a) for a in find(header, "series-tag")] == ["推理", P]
+    assert f"系列 {P}" in text(find(header, "series-position")[0])
+    metas = {m.get("name"): m.get("content") for m in tree.iter("meta") if m.get("name")}
+    assert metas["description"] == f"摘要 {P}" and metas["author"] == f"作者 {P}"
+    nav = " ".join(text(a) for a in find(tree, "md-nav__link"))
+    assert "3. 第二篇 <script>alert(1)</script>" in nav and f"系列 {P}" in nav
+    glossary = [text(td) for td in tree.iter("td")]
+    assert f"解释 {P}" in glossary and f"En {P}" in glossary
+    prev = find(tree, "series-nav__prev", "a")
+    assert prev and "第一篇" in text(prev[0])
+
+
+def test_generated_pages_show_the_values_as_text(site):
+    index = doc(site, "demo/index.html")
+    assert text(index.find(".//article//h1")).rstrip("¶ ") == f"导航 {P}"
+    body = text(index.find(".//article"))
+    assert f"描述 {P}" in body and f"计划 {P}" in body and f"计划摘要 {P}" in body and f"摘要 {P}" in body
+    assert TITLE in [text(a) for a in index.iter("a")]
+    tags = doc(site, "tags/index.html")
+    assert P in [text(h).replace("¶", "").strip() for h in tags.iter("h2")]
+    assert f"{P} 1" in [text(a) for a in find(tags, "series-tag", "a")]
+    assert TITLE in [text(a) for a in tags.iter("a")]
+    archive = doc(site, "archive/index.html")
+    assert TITLE in [text(a) for a in archive.iter("a")]
+    assert f"系列 {P} 第 3 篇" in text(archive.find(".//article"))
+    home = doc(site, "index.html")
+    links = [text(a) for a in home.iter("a")]
+    assert TITLE in links and f"导航 {P}" in links
+    assert f"描述 {P}" in text(home.find(".//article"))
+
+
+def test_tag_anchors_stay_plain_and_links_reach_them(site):
+    tags = (site / "tags" / "index.html").read_text(encoding="utf-8")
+    ids = re.findall(r'<h2 id="(tag-[^"]*)"', tags)
+    assert ids and all(re.fullmatch(r"tag-[\w-]+", i) for i in ids), ids
+    second = (site / "demo" / "second" / "index.html").read_text(encoding="utf-8")
+    hrefs = re.findall(r'class="series-tag" href="\.\./\.\./tags/#([^"]+)"', second)
+    assert len(hrefs) == 2 and {unquote(h) for h in hrefs} <= set(ids), (hrefs, ids)
+
+
+def test_feed_and_search_index_carry_text(site):
+    feed = ET.fromstring((site / "feed.xml").read_bytes())
+    entry = next(e for e in feed.findall(f"{ATOM}entry") if e.findtext(f"{ATOM}title") == TITLE)
+    assert entry.findtext(f"{ATOM}summary") == f"摘要 {P}"
+    assert entry.findtext(f"{ATOM}author/{ATOM}name") == f"作者 {P}"
+    assert {c.get("term") for c in entry.findall(f"{ATOM}category")} >= {P}
+    index = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))
+    entries = [d for d in index["docs"] if d["location"].startswith("demo/second/")]
+    assert entries
+    for d in entries:
+        # Material puts title and text into the results as HTML: they must parse back to the text
+        for field in ("title", "text", "tags"):
+            value = " ".join(d[field]) if isinstance(d[field], list) else d[field]
+            frag = html5lib.parseFragment(value, treebuilder="etree", namespaceHTMLElements=False)
+            assert injected(frag) == [], (field, value[:300])
+    def shown(s: str) -> str:   # what Material's results show: the HTML's text, without jieba's \u200b
+        frag = html5lib.parseFragment(s, treebuilder="etree", namespaceHTMLElements=False)
+        return "".join(frag.itertext()).replace("\u200b", "")
+
+    assert shown(entries[0]["title"]) == TITLE
+    assert [shown(t) for t in entries[0]["tags"]] == ["推理", P]
