@@ -36,3 +36,22 @@ def make_site(tmp_path: Path, overlay: Path | None = None, post: Path | None = N
 @pytest.fixture
 def site_root(tmp_path):
     return make_site(tmp_path)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """One Chromium (Debian's, never a downloaded one) for every browser test of the session:
+    Playwright's sync API allows one running instance per process."""
+    from browser_harness import chromium_problem, launch
+    problem = chromium_problem()
+    if problem:
+        pytest.fail(problem, pytrace=False)
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.fail("Playwright for Python is missing: install the dev extra (pip install -e '.[dev]')", pytrace=False)
+    pw = sync_playwright().start()
+    b = launch(pw)
+    yield b
+    b.close()
+    pw.stop()

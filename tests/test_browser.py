@@ -22,7 +22,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from browser_harness import (DESKTOP, INIT_SCRIPT, LAYOUT_JS, PHONE, READ_JS, READY_JS, ROOT, SiteServer,
-                             build_site, chromium_problem, has_math, launch, showcase_post, site_pages)
+                             build_site, has_math, showcase_post, site_pages)
 from serieskit.lead import banner, sister_line
 from serieskit.loader import load_site
 from serieskit.mermaid import mermaid_fences
@@ -90,22 +90,6 @@ def server(served) -> SiteServer:
 @pytest.fixture(scope="session")
 def built(served) -> Path:
     return served[1]
-
-
-@pytest.fixture(scope="session")
-def browser():
-    problem = chromium_problem()
-    if problem:
-        pytest.fail(problem, pytrace=False)
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        pytest.fail("Playwright for Python is missing: install the dev extra (pip install -e '.[dev]')", pytrace=False)
-    pw = sync_playwright().start()
-    b = launch(pw)
-    yield b
-    b.close()
-    pw.stop()
 
 
 @dataclass

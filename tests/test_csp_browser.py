@@ -18,10 +18,6 @@ import pytest
 
 from sitebuild import ROOT, mkdocs
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--disable-quic", "--no-first-run"]
-
 
 INIT = """
 window.__csp = [];
@@ -83,14 +79,6 @@ def site(tmp_path_factory):
     shutil.rmtree(out, ignore_errors=True)
 
 
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-    assert Path(CHROMIUM).exists(), "the browser tests need Debian's chromium: `make browser` installs it"
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
 
 
 class Watch:
