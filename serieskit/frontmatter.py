@@ -85,7 +85,15 @@ def parse(lines: list[str]) -> Frontmatter:
         return fm
     text = "\n".join(lines[start:end - 1])
     offset = start  # YAML line 0 is raw line start+1
-    loader = _Loader(text)
+    try:
+        loader = _Loader(text)   # the pure-Python reader rejects control characters here
+    except yaml.reader.ReaderError as exc:
+        before = text[:exc.position]
+        line = offset + 1 + before.count("\n")
+        col = exc.position - (before.rfind("\n") + 1) + 1
+        fm.error = FrontmatterError(line, col, f"the frontmatter YAML does not parse: character #x{exc.character:04x} "
+                                               f"is not allowed in YAML ({exc.reason}); remove it")
+        return fm
     try:
         node = loader.get_single_node()
     except yaml.YAMLError as exc:
