@@ -262,7 +262,7 @@ def load_site(root: str | Path, conventions: Conventions | None = None, today: d
             site_rel = path.relative_to(docs).as_posix()
             (pages_from_docs if path.suffix == ".md" else site_files).add(site_rel)
     site = Site(root, conv, posts, series, site_files, fs_problems, today_from_env(today))
-    site.pages.update(pages_from_docs)
+    site.add_pages(pages_from_docs)
     return site
 
 

@@ -90,40 +90,41 @@ class Body:
     in_code: set[int] = field(default_factory=set)        # lines inside fences or indented code (fence lines too)
 
 
+BACKTICKS = re.compile(r"`+")
+FENCE_CLOSE = re.compile(r"^[ \t]*(?:>[ \t]?)*(`{3,}|~{3,})[ \t]*$")
+CELL_SPLIT = re.compile(r"(?<!\\)\|")
+
+
 def _mask_inline_code(text: str) -> str:
-    """Blank out inline code spans (backtick runs matched by length) on one line."""
+    """Blank out inline code spans (backtick runs matched by length) on one line.
+
+    A run of backticks opens a span that the next run of the same length closes; a run with no
+    partner is literal text, and scanning goes on after it.
+    """
     if "`" not in text:
         return text
-    out = list(text)
-    i, n = 0, len(text)
+    runs = [(m.start(), m.end()) for m in BACKTICKS.finditer(text)]
+    parts = []
+    pos = 0
+    i, n = 0, len(runs)
     while i < n:
-        if text[i] != "`":
+        a, b = runs[i]
+        length = b - a
+        j = i + 1
+        while j < n and runs[j][1] - runs[j][0] != length:
+            j += 1
+        if j == n:
             i += 1
             continue
-        j = i
-        while j < n and text[j] == "`":
-            j += 1
-        run = j - i
-        k = j
-        close = -1
-        while k < n:
-            if text[k] == "`":
-                m = k
-                while m < n and text[m] == "`":
-                    m += 1
-                if m - k == run:
-                    close = k
-                    break
-                k = m
-            else:
-                k += 1
-        if close < 0:
-            i = j
-            continue
-        for p in range(i, close + run):
-            out[p] = " "
-        i = close + run
-    return "".join(out)
+        end = runs[j][1]
+        parts.append(text[pos:a])
+        parts.append(" " * (end - a))
+        pos = end
+        i = j + 1
+    if not parts:
+        return text
+    parts.append(text[pos:])
+    return "".join(parts)
 
 
 def _split_cells(text: str) -> list[str]:
@@ -132,7 +133,7 @@ def _split_cells(text: str) -> list[str]:
         s = s[1:]
     if s.endswith("|") and not s.endswith("\\|"):
         s = s[:-1]
-    return [c.strip() for c in re.split(r"(?<!\\)\|", s)]
+    return [c.strip() for c in CELL_SPLIT.split(s)]
 
 
 def _scan_link_target(s: str, i: int) -> tuple[str, int, int] | None:
@@ -206,9 +207,9 @@ def scan_links(line_no: int, s: str) -> tuple[list[Link], list[Image]]:
     images: list[Image] = []
     i, n = 0, len(s)
     while i < n:
-        if s[i] != "[":
-            i += 1
-            continue
+        i = s.find("[", i)
+        if i < 0:
+            break
         is_image = i > 0 and s[i - 1] == "!" and (i < 2 or s[i - 2] != "\\")
         close = _find_bracket_end(s, i)
         if close < 0 or close + 1 >= n or s[close + 1] != "(":
@@ -246,8 +247,11 @@ def parse_body(lines: list[str], first: int) -> Body:
     in_list = False
     in_indented_code = False
     table_lines: list[tuple[int, str]] = []
+    prose, in_code = body.prose, body.in_code   # hot loop: local names
 
     def flush_table():
+        if not table_lines:
+            return
         if len(table_lines) >= 2 and TABLE_SEP.match(table_lines[1][1]) and "|" in table_lines[0][1]:
             header = _split_cells(table_lines[0][1])
             rows = [(ln, _split_cells(t)) for ln, t in table_lines[2:]]
@@ -259,16 +263,13 @@ def parse_body(lines: list[str], first: int) -> Body:
         raw = lines[idx]
         # --- inside a fence -------------------------------------------------------------
         if fence is not None:
-            body.in_code.add(ln)
-            body.prose[ln] = ""
-            stripped = raw.strip()
-            m = re.match(r"^[ \t]*(?:>[ \t]?)*(`{3,}|~{3,})[ \t]*$", raw)
+            in_code.add(ln)
+            prose[ln] = ""
+            m = FENCE_CLOSE.match(raw) if "```" in raw or "~~~" in raw else None
             if m and m.group(1)[0] == fence.marker[0] and len(m.group(1)) >= len(fence.marker):
                 fence.end = ln
                 fence = None
                 prev_blank = True
-            elif not stripped:
-                pass
             continue
         # --- inside a multi-line HTML comment ---------------------------------------------
         text = raw
@@ -276,38 +277,40 @@ def parse_body(lines: list[str], first: int) -> Body:
             end = text.find("-->")
             if end < 0:
                 comment_buf.append(text)
-                body.prose[ln] = " " * len(text)
+                prose[ln] = " " * len(text)
                 continue
             comment_buf.append(text[:end])
             body.comments.append(Comment(comment_start[0], comment_start[1], ln, "\n".join(comment_buf)))
             in_comment = False
             text = " " * (end + 3) + text[end + 3:]
         # --- fence opening ------------------------------------------------------------------
-        m = FENCE_OPEN.match(text)
+        m = FENCE_OPEN.match(text) if "```" in text or "~~~" in text else None
         if m and not in_indented_code and not (m.group("fence")[0] == "`" and "`" in m.group("info")):
-            flush_table()
+            if table_lines:
+                flush_table()
             info = m.group("info").strip()
             lang = info.split()[0].lower().lstrip("{.").rstrip("}") if info else ""
             fence = Fence(ln, None, lang, info, m.group("fence"), m.group("indent"))
             body.fences.append(fence)
-            body.in_code.add(ln)
-            body.prose[ln] = ""
+            in_code.add(ln)
+            prose[ln] = ""
             continue
         blank = not text.strip()
         # --- indented code (only after a blank line, outside lists) ------------------------
         indented = text.startswith("    ") or text.startswith("\t")
         if in_indented_code:
             if blank or indented:
-                body.in_code.add(ln)
-                body.prose[ln] = ""
+                in_code.add(ln)
+                prose[ln] = ""
                 prev_blank = blank
                 continue
             in_indented_code = False
         elif indented and prev_blank and not in_list and not blank:
             in_indented_code = True
-            body.in_code.add(ln)
-            body.prose[ln] = ""
-            flush_table()
+            in_code.add(ln)
+            prose[ln] = ""
+            if table_lines:
+                flush_table()
             prev_blank = False
             continue
         # --- HTML comments (possibly opening a multi-line one) -------------------------------
@@ -332,28 +335,31 @@ def parse_body(lines: list[str], first: int) -> Body:
                 pos = e + 3
             text = "".join(out)
         masked = _mask_inline_code(text)
-        body.prose[ln] = masked
+        prose[ln] = masked
         # --- structure -------------------------------------------------------------------------
         if blank:
-            flush_table()
+            if table_lines:
+                flush_table()
             prev_blank = True
             continue
-        if LIST_ITEM.match(masked):
+        first_char = masked.lstrip(" \t")[:1]
+        if (first_char in "-*+" or first_char.isdecimal()) and LIST_ITEM.match(masked):
             in_list = True
         elif prev_blank and not indented and not masked.startswith(" "):
             in_list = False
-        hm = HEADING.match(masked)
+        hm = HEADING.match(masked) if "#" in masked[:4] else None
         if hm and not in_comment:
-            flush_table()
+            if table_lines:
+                flush_table()
             htext = (hm.group("text") or "").strip()
             col = masked.find(htext) + 1 if htext else len(masked) + 1
             body.headings.append(Heading(ln, len(hm.group("hashes")), htext, col))
             in_list = False
         elif masked.lstrip().startswith("|") or (table_lines and "|" in masked):
             table_lines.append((ln, masked))
-        else:
+        elif table_lines:
             flush_table()
-        dm = LINK_DEF.match(masked)
+        dm = LINK_DEF.match(masked) if "[" in masked[:4] else None
         if dm:
             href = dm.group("href").strip("<>")
             body.links.append(Link(ln, dm.start("label"), dm.group("label"), href, dm.start("href") + 1,

@@ -25,6 +25,7 @@ SLUG_RE = re.compile(r"^[a-z0-9-]+$")
 CJK_RE = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002ffff]")
 WORD_RE = re.compile(r"[A-Za-z0-9]+(?:[-'.][A-Za-z0-9]+)*")
 SCHEME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:|^//")
+QUERY_OR_FRAGMENT = re.compile(r"[#?]")
 
 # Pages the build generates at the root of the site; links to them are valid.
 GENERATED_PAGES = ("tags.md", "archive.md", "rules.md")
@@ -82,10 +83,11 @@ class Post:
     def __init__(self, root: Path, path: Path, data: bytes, mtime_ns: int = 0):
         self.root = root
         self.path = path
-        self.rel = path.relative_to(root).as_posix()
+        self.rel = _relative(path, root)
         self.mtime_ns = mtime_ns
         self.size = len(data)
-        parts = path.relative_to(root / SERIES_DIR).parts
+        parts = tuple(self.rel.split("/")[1:]) if self.rel.startswith(SERIES_DIR + "/") \
+            else path.relative_to(root / SERIES_DIR).parts
         self.area = parts[0] if len(parts) > 1 else ""
         self.site_path = "/".join(parts)  # path in the built site's source tree, e.g. train-infer-accel/x.md
         self.decode_error: tuple[int, int, str] | None = None
@@ -100,16 +102,21 @@ class Post:
             text = data.decode("utf-8-sig", "replace")
         self.text = text
         raw_lines = text.split("\n")
-        self.lines: list[str] = []
-        self.endings: list[str] = []
-        for i, line in enumerate(raw_lines):
-            last = i == len(raw_lines) - 1
-            if line.endswith("\r"):
-                self.lines.append(line[:-1])
-                self.endings.append("\r\n")
-            else:
-                self.lines.append(line)
-                self.endings.append("" if last else "\n")
+        self.lines: list[str]
+        self.endings: list[str]
+        if "\r" not in text:
+            self.lines = raw_lines
+            self.endings = ["\n"] * (len(raw_lines) - 1) + [""]
+        else:
+            self.lines, self.endings = [], []
+            for i, line in enumerate(raw_lines):
+                last = i == len(raw_lines) - 1
+                if line.endswith("\r"):
+                    self.lines.append(line[:-1])
+                    self.endings.append("\r\n")
+                else:
+                    self.lines.append(line)
+                    self.endings.append("" if last else "\n")
         if self.lines and self.lines[-1] == "" and len(self.lines) > 1:
             # a trailing newline does not make an extra (empty) line
             self.lines.pop()
@@ -223,6 +230,14 @@ class Post:
         return self._stats
 
 
+def _relative(path: Path, root: Path) -> str:
+    """`path.relative_to(root).as_posix()`, without pathlib's cost when `path` is plainly under `root`."""
+    p, r = str(path), str(root)
+    if os.sep == "/" and p.startswith(r.rstrip("/") + "/") and "/./" not in p and "/../" not in p:
+        return p[len(r.rstrip("/")) + 1:]
+    return path.relative_to(root).as_posix()
+
+
 @dataclass
 class Planned:
     title: str
@@ -296,6 +311,12 @@ class Site:
         self.pages: set[str] = set(self.by_site_path)
         self.pages.update(GENERATED_PAGES)
         self.pages.update(s.index_site_path for s in series.values())
+        self._resolved: dict[tuple[str, str], tuple[str, str | None]] = {}   # (folder, href) -> resolve()
+
+    def add_pages(self, site_paths) -> None:
+        """Pages of the site that are not posts (docs/ pages); links to them resolve."""
+        self.pages.update(site_paths)
+        self._resolved.clear()
 
     # --- queries ---------------------------------------------------------------------------------
     def series_of(self, post: Post) -> Series | None:
@@ -316,17 +337,23 @@ class Site:
         ("external", url) | ("anchor", None) | ("page", site_path) | ("file", site_path)
         | ("missing", site_path) | ("outside", href)
         """
+        key = (posixpath.dirname(post.site_path), href)
+        hit = self._resolved.get(key)
+        if hit is None:
+            hit = self._resolved[key] = self._resolve(key[0], href)
+        return hit
+
+    def _resolve(self, base: str, href: str) -> tuple[str, str | None]:
         h = href.strip()
         if SCHEME_RE.match(h):
             return "external", h
-        path = re.split(r"[#?]", h, 1)[0]
+        path = QUERY_OR_FRAGMENT.split(h, 1)[0]
         if not path:
             return "anchor", None
         path = unquote(path)
         if path.startswith("/"):
             target = posixpath.normpath(path.lstrip("/"))
         else:
-            base = posixpath.dirname(post.site_path)
             target = posixpath.normpath(posixpath.join(base, path))
         if target == ".." or target.startswith("../") or target.startswith("/"):
             return "outside", href

@@ -24,10 +24,15 @@ def _obfuscated(word: str) -> str:
 
 
 SCHEME = _obfuscated("javascript:") + "|" + _obfuscated("vbscript:") + "|" + _obfuscated("data:text/html")
-URL_CONTEXT = re.compile(
-    r"(?:\]\(\s*<?|\]:[ \t]*<?|<(?=[\s\x00-\x1f&a-z]*(?:j|v|d|&))"
-    r"|\b(?:href|src|action|formaction|xlink:href|data|poster|background|srcdoc|cite)\s*=\s*[\"']?)"
-    r"(?P<scheme>" + SCHEME + ")", re.I)
+_LINK_CONTEXT = r"\]\(\s*<?|\]:[ \t]*<?|<(?=[\s\x00-\x1f&a-z]*(?:j|v|d|&))"
+_ATTR_CONTEXT = r"\b(?:href|src|action|formaction|xlink:href|data|poster|background|srcdoc|cite)\s*=\s*[\"']?"
+URL_CONTEXT = re.compile(r"(?:" + _LINK_CONTEXT + "|" + _ATTR_CONTEXT + r")(?P<scheme>" + SCHEME + ")", re.I)
+# The attribute branch is slow under re.I (tried at every word boundary) and can only match where an
+# `=` is followed by a scheme: an anchored match after each `=` decides whether it is needed at all.
+# Without it the pattern finds exactly the same matches (the two branches start with different
+# characters, so neither can hide a match of the other).
+LINK_URL_CONTEXT = re.compile(r"(?:" + _LINK_CONTEXT + r")(?P<scheme>" + SCHEME + ")", re.I)
+SCHEME_AFTER_EQUALS = re.compile(r"\s*[\"']?(?:" + SCHEME + ")", re.I)
 TAG = re.compile(r"<\s*/?\s*(?P<tag>script|iframe|frame|frameset|object|embed)(?=[\s/>]|$)", re.I)
 HANDLER = re.compile(r"<[A-Za-z][\w:-]*(?:\s+[^<>]*?)??[\s/\"'](?P<attr>on[a-z]+)\s*=", re.I | re.S)
 ATTR_LIST_HANDLER = re.compile(r"\{[^{}\n]*?(?<![\w-])(?P<attr>on[a-z]+)\s*=", re.I)
@@ -60,17 +65,19 @@ class UnsafeHtml(Rule):
     family = "SEC"
 
     def check(self, post, ctx):
-        lines = [(ln, post.prose(ln)) for ln in range(post.body_start, post.nlines + 1)]
-        text = "\n".join(t for _, t in lines)
+        prose = post.body.prose
+        lines = range(post.body_start, post.nlines + 1)
+        text = "\n".join([prose.get(ln, "") for ln in lines])
         if not any(c in text for c in "<:&{") or not text:
             return
         starts = []
-        pos = 0
-        for ln, t in lines:
-            starts.append((pos, ln))
-            pos += len(t) + 1
 
         def where(offset: int) -> tuple[int, int]:
+            if not starts:
+                pos = 0
+                for ln in lines:
+                    starts.append((pos, ln))
+                    pos += len(prose.get(ln, "")) + 1
             lo, hi = 0, len(starts) - 1
             while lo < hi:
                 mid = (lo + hi + 1) // 2
@@ -97,9 +104,17 @@ class UnsafeHtml(Rule):
                     continue
                 seen.add((ln, col))
                 yield Hit(ln, col, f"inline event handler `{m.group('attr')}=`; posts carry no scripts")
-        for m in URL_CONTEXT.finditer(text):
+        attr = "=" in text and any(SCHEME_AFTER_EQUALS.match(text, i + 1) for i in _positions(text, "="))
+        for m in (URL_CONTEXT if attr else LINK_URL_CONTEXT).finditer(text):
             ln, col = where(m.start("scheme"))
             if (ln, col) in seen:
                 continue
             seen.add((ln, col))
             yield Hit(ln, col, "a script URL (`javascript:` or similar, possibly encoded); link a page or file instead")
+
+
+def _positions(text: str, ch: str):
+    i = text.find(ch)
+    while i >= 0:
+        yield i
+        i = text.find(ch, i + 1)

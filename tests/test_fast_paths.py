@@ -1,0 +1,120 @@
+"""The engine's fast paths give exactly what the plain versions give.
+
+Parsing is on the hot path of lint, build and serve, so a few steps take shortcuts: libyaml for
+frontmatter (falling back to the pure-Python parser on any error or known difference), a
+run-based inline-code masker, and SEC001 skipping its slow attribute pattern when no `=` can start
+a script URL. Each shortcut is compared here with the plain version on the repository's posts and
+fixtures and on a deterministic corpus of awkward inputs.
+"""
+import random
+import re
+
+import pytest
+import yaml
+
+from conftest import ROOT
+from serieskit import frontmatter as F
+from serieskit import markdown as M
+from serieskit.rules import sec001_unsafe_html as S
+
+POSTS = sorted(p for p in ROOT.glob("**/*.md") if "node_modules" not in p.parts and ".bench" not in p.parts)
+
+
+def _summary(fm):
+    err = (fm.error.line, fm.error.column, fm.error.message) if fm.error else None
+    return fm.data, fm.start, fm.end, fm.key_pos, fm.value_pos, fm.duplicate_keys, err
+
+
+def _frontmatter_corpus(n: int):
+    keys = ["title", "slug", "date", "updated", "tags", "summary", "order", "series", "status", "标题", "x y", "'q'"]
+    vals = ["x", '"a b"', "'it''s'", "2026-01-01", "2026-13-45", "[a, b]", "[a, {b: c}]", "{a: 1}", "17", "1.5", "yes",
+            "off", "~", "", "|\n  line one\n  line two", ">-\n  folded", "\n  - a\n  -\n  - c", "&x 1", "*x", "*nope",
+            "!!str 5", "!!int x", "中文：冒号", '"\\u00e9\\n"', "a # comment", '"multi\n  line"', "[\n  a,\n  b]",
+            "[a, b", "{a: [1, 2}", "'open", "\tx", "x\ty", "\x07", "@x", "`x", "a: b", "- x"]
+    extra = ["? x", ": y", "- y", "\tk: v", "  k: v", "...", "#c", "", "<<: {a: 1}", "%YAML 1.1"]
+    r = random.Random(2026)
+    for _ in range(n):
+        body = []
+        for _ in range(r.randrange(1, 7)):
+            if r.random() < 0.15:
+                body.append(r.choice(extra))
+                continue
+            v = r.choice(vals)
+            body.append(f"{r.choice(keys)}:{' ' if v and not v.startswith(chr(10)) else ''}{v}")
+        yield ["---", *"\n".join(body).split("\n"), "---", "text"]
+
+
+@pytest.mark.skipif(F._FastLoader is F._Loader, reason="PyYAML without libyaml: there is no fast path to compare")
+def test_libyaml_frontmatter_equals_the_pure_python_parse():
+    cases = [p.read_bytes().decode("utf-8-sig", "replace").split("\n") for p in POSTS]
+    cases += list(_frontmatter_corpus(4000))
+    fast_used = 0
+    for lines in cases:
+        fast = F._parse(lines, F._FastLoader)
+        slow = F._parse(lines, F._Loader)
+        fast_used += fast is not None and fast.error is None
+        assert _summary(F.parse(lines)) == _summary(slow), lines
+    assert fast_used > 1000   # the fast path is really taken for ordinary frontmatter
+
+
+def test_control_character_in_frontmatter_is_a_finding_not_a_crash():
+    fm = F.parse(["---", "title: 'a\x07b'", "slug: x", "---"])
+    assert fm.error is not None and (fm.error.line, fm.error.column) == (2, 10)
+    assert "#x0007" in fm.error.message
+
+
+def _mask_reference(text: str) -> str:
+    """The plain character-by-character masker (the original implementation)."""
+    out, i, n = list(text), 0, len(text)
+    while i < n:
+        if text[i] != "`":
+            i += 1
+            continue
+        j = i
+        while j < n and text[j] == "`":
+            j += 1
+        run, k, close = j - i, j, -1
+        while k < n:
+            if text[k] == "`":
+                m = k
+                while m < n and text[m] == "`":
+                    m += 1
+                if m - k == run:
+                    close = k
+                    break
+                k = m
+            else:
+                k += 1
+        if close < 0:
+            i = j
+            continue
+        for p in range(i, close + run):
+            out[p] = " "
+        i = close + run
+    return "".join(out)
+
+
+def test_inline_code_masking_equals_the_reference():
+    r = random.Random(5)
+    for _ in range(20000):
+        s = "".join(r.choice("ab` 中") for _ in range(r.randrange(0, 24)))
+        assert M._mask_inline_code(s) == _mask_reference(s), s
+    for p in POSTS:
+        for line in p.read_text(encoding="utf-8", errors="replace").split("\n"):
+            assert M._mask_inline_code(line) == _mask_reference(line)
+
+
+def test_sec001_shortcut_finds_what_the_full_pattern_finds():
+    frags = ["[a](", "](", "]: ", "<", "<a ", "href", "HREF", "src", "data", " = ", "=", "'", '"', "javascript:", "JaVa",
+             "script", ":", "&#106;", "&#x6a;", "&colon;", "&tab;", "\t", "\n", " ", "vbscript:", "data:text/html", "x",
+             "中文", "onclick=", "{: ", "}", ">", "ſ", "javaſcript:", "jav\nascript:", "j", "&"]
+    r = random.Random(3)
+    hits = 0
+    for _ in range(30000):
+        text = "".join(r.choice(frags) for _ in range(r.randrange(1, 14)))
+        full = [m.start("scheme") for m in S.URL_CONTEXT.finditer(text)]
+        attr = "=" in text and any(S.SCHEME_AFTER_EQUALS.match(text, i + 1) for i in S._positions(text, "="))
+        fast = [m.start("scheme") for m in (S.URL_CONTEXT if attr else S.LINK_URL_CONTEXT).finditer(text)]
+        hits += bool(full)
+        assert fast == full, text
+    assert hits > 1000
