@@ -29,6 +29,7 @@ if str(ROOT) not in sys.path:
 from serieskit import feed, pages  # noqa: E402
 from serieskit.config import ConfigError  # noqa: E402
 from serieskit.model import SERIES_DIR  # noqa: E402
+from serieskit.render import apply_tooltips  # noqa: E402
 from serieskit.session import SESSION, Build  # noqa: E402
 from serieskit.theme import palette_css  # noqa: E402
 
@@ -262,6 +263,14 @@ def on_page_markdown(markdown, page, config, files):
     return markdown
 
 
+def on_page_content(html, page, config, files):
+    """Glossary tooltips: the rendered post carries marks; they become <abbr> elements here."""
+    post = S.posts_by_src.get(page.file.src_uri)
+    if post is None:
+        return html
+    return apply_tooltips(html, S.build.render(post).tooltips)
+
+
 def on_page_context(context, page, config, nav):
     b = S.build
     post = S.posts_by_src.get(page.file.src_uri)
@@ -291,11 +300,10 @@ def _post_info(b: Build, post, page) -> dict:
         "stale": b.render(post).stale_days,
     }
     if s is not None:
-        seq = site.series_posts(s.slug, b.include_drafts)
-        k = next((i for i, p in enumerate(seq, 1) if p is post), None)
+        k, n = site.series_position(post, b.include_drafts)
         info["series"] = {"title": s.title, "index_title": s.index_title,
                           "href": f"{s.slug}/",
-                          "k": k, "n": len(seq)}
+                          "k": k, "n": n}
     return info
 
 

@@ -312,6 +312,7 @@ class Site:
         self.pages.update(GENERATED_PAGES)
         self.pages.update(s.index_site_path for s in series.values())
         self._resolved: dict[tuple[str, str], tuple[str, str | None]] = {}   # (folder, href) -> resolve()
+        self._by_series: dict[tuple[str, bool], tuple[list[Post], dict[int, int]]] = {}
 
     def add_pages(self, site_paths) -> None:
         """Pages of the site that are not posts (docs/ pages); links to them resolve."""
@@ -325,8 +326,22 @@ class Site:
         return self.series.get(s) if s else None
 
     def series_posts(self, slug: str, include_drafts: bool = True) -> list[Post]:
-        posts = [p for p in self.posts if p.series_slug == slug and (include_drafts or not p.is_draft)]
-        return sorted(posts, key=lambda p: (p.order if p.order is not None else 10 ** 9, p.rel))
+        """The posts of a series in series order (a new list; the index behind it is built once)."""
+        return list(self._series_index(slug, include_drafts)[0])
+
+    def series_position(self, post: Post, include_drafts: bool = True) -> tuple[int | None, int]:
+        """(k, n): the post is the k-th (1-based) of the n posts of its series; k is None when absent."""
+        seq, pos = self._series_index(post.series_slug or "", include_drafts)
+        return pos.get(id(post)), len(seq)
+
+    def _series_index(self, slug: str, include_drafts: bool) -> tuple[list[Post], dict[int, int]]:
+        key = (slug, include_drafts)
+        hit = self._by_series.get(key)
+        if hit is None:
+            posts = [p for p in self.posts if p.series_slug == slug and (include_drafts or not p.is_draft)]
+            posts.sort(key=lambda p: (p.order if p.order is not None else 10 ** 9, p.rel))
+            hit = self._by_series[key] = (posts, {id(p): k for k, p in enumerate(posts, 1)})
+        return hit
 
     def published(self, post: Post) -> bool:
         return not post.is_draft

@@ -118,3 +118,53 @@ def test_sec001_shortcut_finds_what_the_full_pattern_finds():
         hits += bool(full)
         assert fast == full, text
     assert hits > 1000
+
+
+def test_glossary_regex_equals_the_plain_lookbehind_form():
+    from serieskit.loader import load_site
+    from serieskit.render import GlossaryMatcher, _ascii_ci
+    site = load_site(ROOT)
+    entries = [e for s in site.series.values() for e in s.glossary]
+    m = GlossaryMatcher(entries)
+    parts = []
+    for f in sorted(m.forms, key=len, reverse=True):   # the plain form of the same pattern
+        p = re.escape(f)
+        if re.match(r"[A-Za-z0-9]", f):
+            p = r"(?<![A-Za-z0-9_])" + p
+        if re.search(r"[A-Za-z0-9]$", f):
+            p = p + r"(?![A-Za-z0-9_])"
+        parts.append("(?i:" + p + ")" if _ascii_ci(f) else p)
+    plain = re.compile("|".join(parts))
+    lines = [p.prose(n) for p in site.posts for n in range(p.body_start, p.nlines + 1)]
+    lines += ["xTP", "TPx", "_TP", "TP_", "(TP)", "tp", "Tp", "EAGLE-3x", "eagle-3", "首字延迟TTFT", "\u017fpeculative"]
+    found = 0
+    for line in lines:
+        a = [(x.start(), x.group()) for x in m.regex.finditer(line)]
+        assert a == [(x.start(), x.group()) for x in plain.finditer(line)], line
+        found += len(a)
+    assert found > 500
+
+
+def test_tooltip_marks_give_the_same_html_as_inline_abbr_tags(monkeypatch):
+    """Marks through Markdown + apply_tooltips == raw <abbr> tags through Markdown, on every real post."""
+    import markdown
+    from mkdocs.config import load_config
+    from serieskit import render
+    from serieskit.loader import load_site
+    cfg = load_config(str(ROOT / "mkdocs.yml"))
+    md = markdown.Markdown(extensions=cfg["markdown_extensions"], extension_configs=cfg["mdx_configs"])
+    site = load_site(ROOT)
+    checked = 0
+    for post in site.posts:
+        marked = render.render_post(post, site)
+        with monkeypatch.context() as mp:
+            mp.setattr(render, "TIP_MAX", 0)          # too many entries for marks: inline <abbr> tags
+            inline = render.render_post(post, site)
+        assert "<abbr" not in marked.markdown and not inline.tooltips
+        md.reset()
+        a = render.apply_tooltips(md.convert(marked.markdown), marked.tooltips)
+        md.reset()
+        b = md.convert(inline.markdown)
+        assert a == b, post.rel
+        checked += len(marked.tooltips)
+    assert checked > 100
