@@ -275,6 +275,8 @@ class Series:
     glossary: list[GlossaryEntry] = field(default_factory=list)
     problems: list[tuple[str, str, int, int, str, str]] = field(default_factory=list)  # (path, code, line, col, sev, msg)
     key_lines: dict[str, int] = field(default_factory=dict)
+    glossary_file: str = ""     # the manifest's `glossary:` value (a path relative to the series folder)
+    stamps: tuple = ()          # (mtime, size) of the manifest and the glossary when loaded (loader reuse)
 
     @property
     def index_site_path(self) -> str:

@@ -168,3 +168,18 @@ def test_tooltip_marks_give_the_same_html_as_inline_abbr_tags(monkeypatch):
         assert a == b, post.rel
         checked += len(marked.tooltips)
     assert checked > 100
+
+
+def test_manifest_and_glossary_yaml_fast_path_equals_pure_python():
+    import yaml as _yaml
+    from serieskit import loader
+    files = [p for p in ROOT.glob("**/*.yml") if "node_modules" not in p.parts and ".bench" not in p.parts
+             and p.parent.parent.name == "series"]
+    assert len(files) >= 4
+    for p in files:
+        text = p.read_text(encoding="utf-8-sig")
+        try:
+            slow = loader._yaml_lines_with(_yaml.SafeLoader, text)
+        except (_yaml.YAMLError, ValueError):
+            continue   # an error: the fast path falls back to the same loader
+        assert loader._yaml_lines(text) == slow, p
