@@ -6,11 +6,14 @@
   logger (so `mkdocs build --strict` fails listing all of them), warnings are logged as INFO, and
   `mkdocs serve` shows each page's findings in a box on that page;
 - takes mermaid2's per-page BeautifulSoup pass off the hot path (the loader is on every page);
+- under `mkdocs serve`, converts and indexes again only the pages an edit touched
+  (hooks/serve_cache.py memoises Markdown, search entries and templates across rebuilds);
 - writes the Atom feed and the Content-Security-Policy (meta tag and `_headers`).
 """
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 import html
 import os
@@ -30,6 +33,8 @@ from serieskit import feed, pages  # noqa: E402
 from serieskit.config import ConfigError  # noqa: E402
 from serieskit.model import SERIES_DIR  # noqa: E402
 from serieskit.render import apply_tooltips  # noqa: E402
+
+import serve_cache  # noqa: E402  (hooks/serve_cache.py: mkdocs serve re-converts only what an edit touched)
 from serieskit.session import SESSION, Build  # noqa: E402
 from serieskit.theme import palette_css  # noqa: E402
 
@@ -50,6 +55,7 @@ class _State:
     posts_by_src: dict = {}
     hashes: set = set()
     policy: str = ""
+    jieba_words: str | None = None    # the user dictionary jieba has loaded (one process, many serve builds)
 
 
 S = _State()
@@ -140,7 +146,17 @@ def _jieba_dictionary(config, build: Build, root: Path) -> None:
         log.warning("jieba is not installed: Chinese search will not segment words (pip install jieba)")
         return
     jieba.setLogLevel(60)
-    jieba.load_userdict(str(path))
+    if S.jieba_words != text:
+        # Load the dictionary once per process: jieba never forgets a word, and each load_userdict
+        # adds to its frequency total. When the glossary changes during `mkdocs serve`, start again
+        # from jieba's main dictionary, so search segments as a fresh build would.
+        if S.jieba_words is not None:
+            jieba.dt.initialized = False
+            jieba.dt.user_word_tag_tab = {}
+            jieba.dt.initialize()
+        jieba.load_userdict(str(path))
+        S.jieba_words = text
+    serve_cache.jieba_key = hashlib.sha256(text.encode("utf-8")).hexdigest()
     search = config.plugins.get("material/search") or config.plugins.get("search")
     if search is not None and hasattr(search.config, "jieba_dict_user"):
         search.config.jieba_dict_user = str(path)
@@ -178,7 +194,20 @@ def on_config(config):
     _jieba_dictionary(config, S.build, root)
     config.extra.setdefault("scope", "/")  # one localStorage scope: Material's inline scripts are the same on every page
     S.hashes = set()
+    if S.command == "serve":
+        serve_cache.start_build(config)
+        search = config.plugins.get("material/search") or config.plugins.get("search")
+        index = getattr(search, "search_index", None)
+        if index is not None:
+            index.add_entry_from_context = functools.partial(serve_cache.search_entries, index,
+                                                             index.add_entry_from_context)
     return config
+
+
+def on_env(env, config, files):
+    if S.command == "serve":
+        env.bytecode_cache = serve_cache.BYTECODE
+    return env
 
 
 def on_files(files: Files, config):
@@ -246,6 +275,8 @@ def on_nav(nav, config, files):
 
 def on_page_markdown(markdown, page, config, files):
     b = S.build
+    if S.command == "serve":
+        page.render = functools.partial(serve_cache.render, page)   # memoised Markdown -> HTML
     post = S.posts_by_src.get(page.file.src_uri)
     if post is not None:
         meta = {k: v for k, v in post.meta.items() if k in ("title", "author", "tags")}
@@ -340,3 +371,5 @@ def on_post_build(config):
                "  X-Content-Type-Options: nosniff\n"
                "  Referrer-Policy: strict-origin-when-cross-origin\n")
     (site_dir / "_headers").write_text(headers, encoding="utf-8")
+    if S.command == "serve":
+        serve_cache.end_build()
