@@ -47,6 +47,7 @@ VENDOR = {
 }
 CSP_PLACEHOLDER = "__SERIES_CSP__"
 INLINE_SCRIPT = re.compile(r"<script(?P<attrs>[^>]*)>(?P<body>.*?)</script>", re.S | re.I)
+SCRIPT_TYPE = re.compile(r"""type\s*=\s*["']?([^"'\s>]+)""")
 
 
 class _State:
@@ -355,7 +356,7 @@ def _with_csp(output: str) -> str:
         attrs = m.group("attrs")
         if "src=" in attrs:
             continue
-        t = re.search(r"""type\s*=\s*["']?([^"'\s>]+)""", attrs)
+        t = SCRIPT_TYPE.search(attrs)
         if t and t.group(1).lower() not in ("text/javascript", "module", "application/javascript"):
             continue  # data blocks (application/json) do not run
         hashes.add(base64.b64encode(hashlib.sha256(m.group("body").encode("utf-8")).digest()).decode())

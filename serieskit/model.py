@@ -22,10 +22,11 @@ SERIES_DIR = "series"
 MANIFEST = "series.yml"
 DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 SLUG_RE = re.compile(r"^[a-z0-9-]+$")
-CJK_RE = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002ffff]")
+CJK_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002ffff]+")
 WORD_RE = re.compile(r"[A-Za-z0-9]+(?:[-'.][A-Za-z0-9]+)*")
 SCHEME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:|^//")
 QUERY_OR_FRAGMENT = re.compile(r"[#?]")
+TITLE_SPLIT = re.compile(r"[：:]")   # the short title is the part before the first colon
 
 # Pages the build generates at the root of the site; links to them are valid.
 GENERATED_PAGES = ("tags.md", "archive.md", "rules.md")
@@ -203,7 +204,7 @@ class Post:
 
     @property
     def short_title(self) -> str:
-        return re.split(r"[：:]", self.title, 1)[0].strip()
+        return TITLE_SPLIT.split(self.title, 1)[0].strip()
 
     @property
     def url_dir(self) -> str:
@@ -218,13 +219,11 @@ class Post:
 
     def stats(self, conv: Conventions) -> Stats:
         if self._stats is None:
-            cjk = words = 0
-            for ln in range(self.body_start, self.nlines + 1):
-                if ln in self.body.in_code:
-                    continue
-                t = self.body.prose.get(ln, "")
-                cjk += len(CJK_RE.findall(t))
-                words += len(WORD_RE.findall(t))
+            in_code, prose = self.body.in_code, self.body.prose
+            # one string (no pattern matches across a newline) and runs of Chinese, not one match per character
+            text = "\n".join([prose.get(ln, "") for ln in range(self.body_start, self.nlines + 1) if ln not in in_code])
+            cjk = sum(map(len, CJK_RUN.findall(text)))
+            words = len(WORD_RE.findall(text))
             minutes = max(1, math.ceil(cjk / conv.cjk_chars_per_minute + words / conv.words_per_minute))
             self._stats = Stats(cjk, words, minutes)
         return self._stats

@@ -15,6 +15,7 @@ from .model import Post, Series, Site
 from .rules import REGISTRY
 
 SEVERITY_ZH = {"error": "错误", "warning": "警告", "info": "提示"}
+SPACES = re.compile(r"\s+")
 
 
 def esc(s: str) -> str:
@@ -34,7 +35,7 @@ def link_from(page_site_path: str, target_site_path: str) -> str:
 
 
 def tag_anchor(tag: str) -> str:
-    return "tag-" + re.sub(r"\s+", "-", tag.strip())
+    return "tag-" + SPACES.sub("-", tag.strip())
 
 
 def tag_url(tag: str) -> str:

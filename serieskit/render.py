@@ -196,7 +196,7 @@ def render_post(post: Post, site: Site, include_drafts: bool = False) -> Rendere
         d = analyse(post, fence)
         if d.kind in conv.classdef_diagrams and d.kind_line:
             nxt = next((post.line(n) for n in d.lines if n > d.kind_line and post.line(n).strip()), "  ")
-            indent = re.match(r"[ \t]*", nxt).group(0) or "  "
+            indent = nxt[:len(nxt) - len(nxt.lstrip(" \t"))] or "  "
             defs = [indent + line for line, c in zip(conv.classdef_lines(), conv.palette) if c.name not in d.defined]
             replace[d.kind_line] = [post.line(d.kind_line), *defs]
 
