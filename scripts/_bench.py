@@ -18,6 +18,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 BENCH = ROOT / ".bench"
+PAGE = ROOT / "docs" / "performance.md"   # the site's 性能 page; each benchmark fills its own block
 PY = sys.executable
 sys.path.insert(0, str(ROOT / "scripts"))
 sys.path.insert(0, str(ROOT))
@@ -79,13 +80,16 @@ def median(xs) -> float:
     return statistics.median(xs) if xs else float("nan")
 
 
-def machine() -> str:
+def load_now() -> str:
     try:
-        load = " / ".join(f"{x:.2f}" for x in os.getloadavg())
+        return " / ".join(f"{x:.2f}" for x in os.getloadavg())
     except OSError:
-        load = "?"
+        return "?"
+
+
+def machine() -> str:
     return (f"{os.cpu_count()} CPU(s), Python {platform.python_version()}, {platform.system()} "
-            f"{platform.release()}; load average {load} (1/5/15 min)")
+            f"{platform.release()}; load average {load_now()} (1/5/15 min)")
 
 
 def env(**extra) -> dict:
@@ -100,3 +104,17 @@ def table(rows: list[list[str]], header: list[str]) -> str:
     widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
     line = lambda r: "  ".join(str(c).rjust(w) if i else str(c).ljust(w) for i, (c, w) in enumerate(zip(r, widths)))  # noqa: E731
     return "\n".join([line(header), line(["-" * w for w in widths]), *(line(r) for r in rows)])
+
+
+def update_page(marker: str, body: str) -> None:
+    """Replace the block between `<!-- marker:start -->` and `<!-- marker:end -->` of docs/performance.md."""
+    text = PAGE.read_text(encoding="utf-8")
+    start, end = f"<!-- {marker}:start -->", f"<!-- {marker}:end -->"
+    i, j = text.index(start) + len(start), text.index(end)
+    PAGE.write_text(text[:i] + "\n" + body.rstrip("\n") + "\n" + text[j:], encoding="utf-8")
+
+
+def md_table(header: list[str], rows: list[list[str]]) -> list[str]:
+    """Lines of a Markdown table: the first column left-aligned, the others right-aligned."""
+    return ["| " + " | ".join(header) + " |", "|---" + "|---:" * (len(header) - 1) + "|",
+            *("| " + " | ".join(r) + " |" for r in rows)]
