@@ -6,11 +6,14 @@
   logger (so `mkdocs build --strict` fails listing all of them), warnings are logged as INFO, and
   `mkdocs serve` shows each page's findings in a box on that page;
 - takes mermaid2's per-page BeautifulSoup pass off the hot path (the loader is on every page);
+- under `mkdocs serve`, converts and indexes again only the pages an edit touched
+  (hooks/serve_cache.py memoises Markdown, search entries and templates across rebuilds);
 - writes the Atom feed and the Content-Security-Policy (meta tag and `_headers`).
 """
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 import html
 import json
@@ -31,6 +34,9 @@ if str(ROOT) not in sys.path:
 from serieskit import feed, pages  # noqa: E402
 from serieskit.config import ConfigError  # noqa: E402
 from serieskit.model import SERIES_DIR, Finding  # noqa: E402
+from serieskit.render import apply_tooltips  # noqa: E402
+
+import serve_cache  # noqa: E402  (hooks/serve_cache.py: mkdocs serve re-converts only what an edit touched)
 from serieskit.session import SESSION, Build  # noqa: E402
 from serieskit.theme import palette_css  # noqa: E402
 
@@ -43,6 +49,7 @@ VENDOR = {
 }
 CSP_PLACEHOLDER = "__SERIES_CSP__"
 INLINE_SCRIPT = re.compile(r"<script(?P<attrs>[^>]*)>(?P<body>.*?)</script>", re.S | re.I)
+SCRIPT_TYPE = re.compile(r"""type\s*=\s*["']?([^"'\s>]+)""")
 
 
 class _State:
@@ -52,6 +59,7 @@ class _State:
     hashes: set = set()
     page_hashes: dict = {}
     policy: str = ""
+    jieba_words: str | None = None    # the user dictionary jieba has loaded (one process, many serve builds)
 
 
 S = _State()
@@ -145,7 +153,17 @@ def _jieba_dictionary(config, build: Build, root: Path) -> None:
         log.warning("jieba is not installed: Chinese search will not segment words (pip install jieba)")
         return
     jieba.setLogLevel(60)
-    jieba.load_userdict(str(path))
+    if S.jieba_words != text:
+        # Load the dictionary once per process: jieba never forgets a word, and each load_userdict
+        # adds to its frequency total. When the glossary changes during `mkdocs serve`, start again
+        # from jieba's main dictionary, so search segments as a fresh build would.
+        if S.jieba_words is not None:
+            jieba.dt.initialized = False
+            jieba.dt.user_word_tag_tab = {}
+            jieba.dt.initialize()
+        jieba.load_userdict(str(path))
+        S.jieba_words = text
+    serve_cache.jieba_key = hashlib.sha256(text.encode("utf-8")).hexdigest()
     search = config.plugins.get("material/search") or config.plugins.get("search")
     if search is not None and hasattr(search.config, "jieba_dict_user"):
         search.config.jieba_dict_user = str(path)
@@ -184,7 +202,20 @@ def on_config(config):
     config.extra.setdefault("scope", "/")  # one localStorage scope: Material's inline scripts are the same on every page
     S.hashes = set()
     S.page_hashes = {}
+    if S.command == "serve":
+        serve_cache.start_build(config)
+        search = config.plugins.get("material/search") or config.plugins.get("search")
+        index = getattr(search, "search_index", None)
+        if index is not None:
+            index.add_entry_from_context = functools.partial(serve_cache.search_entries, index,
+                                                             index.add_entry_from_context)
     return config
+
+
+def on_env(env, config, files):
+    if S.command == "serve":
+        env.bytecode_cache = serve_cache.BYTECODE
+    return env
 
 
 def on_files(files: Files, config):
@@ -290,6 +321,8 @@ def _guard_render(page, where: str) -> None:
 
 def on_page_markdown(markdown, page, config, files):
     b = S.build
+    if S.command == "serve":
+        page.render = functools.partial(serve_cache.render, page)   # memoised Markdown -> HTML
     post = S.posts_by_src.get(page.file.src_uri)
     _guard_render(page, _source_name(page, post, config))
     if post is not None:
@@ -309,6 +342,14 @@ def on_page_markdown(markdown, page, config, files):
         markdown = markdown.replace("<!-- latest-posts -->", pages.latest_posts(b.site, here, b.include_drafts))
         markdown = markdown.replace("<!-- series-cards -->", pages.series_cards(b.site, here, b.include_drafts))
     return markdown
+
+
+def on_page_content(html, page, config, files):
+    """Glossary tooltips: the rendered post carries marks; they become <abbr> elements here."""
+    post = S.posts_by_src.get(page.file.src_uri)
+    if post is None:
+        return html
+    return apply_tooltips(html, S.build.render(post).tooltips)
 
 
 def on_page_context(context, page, config, nav):
@@ -337,11 +378,10 @@ def _post_info(b: Build, post, page) -> dict:
         "stale": b.render(post).stale_days,
     }
     if s is not None:
-        seq = site.series_posts(s.slug, b.include_drafts)
-        k = next((i for i, p in enumerate(seq, 1) if p is post), None)
+        k, n = site.series_position(post, b.include_drafts)
         info["series"] = {"title": s.title, "index_title": s.index_title,
                           "href": f"{s.slug}/",
-                          "k": k, "n": len(seq)}
+                          "k": k, "n": n}
     return info
 
 
@@ -360,7 +400,7 @@ def _script_hashes(output: str) -> set[str]:
         attrs = m.group("attrs")
         if re.search(r"""(?:^|\s)src\s*=""", attrs):
             continue
-        t = re.search(r"""type\s*=\s*["']?([^"'\s>]+)""", attrs)
+        t = SCRIPT_TYPE.search(attrs)
         if t and t.group(1).lower() not in ("text/javascript", "module", "application/javascript"):
             continue  # data blocks (application/json) do not run
         hashes.add(base64.b64encode(hashlib.sha256(m.group("body").encode("utf-8")).digest()).decode())
@@ -395,6 +435,8 @@ def on_post_build(config):
                "  Referrer-Policy: strict-origin-when-cross-origin\n")
     (site_dir / "_headers").write_text(headers, encoding="utf-8")
     _utf8_search_index(site_dir)
+    if S.command == "serve":
+        serve_cache.end_build()
 
 
 def _utf8_search_index(site_dir: Path) -> None:

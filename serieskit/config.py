@@ -12,6 +12,7 @@ from pathlib import Path
 import yaml
 
 CONVENTIONS_FILE = "conventions.yml"
+HEX_COLOUR = re.compile(r"#(?:[0-9a-f]{3}|[0-9a-f]{4}|[0-9a-f]{6}|[0-9a-f]{8})")
 
 
 class ConfigError(Exception):
@@ -25,7 +26,7 @@ class ConfigError(Exception):
 def norm_hex(value: str) -> str | None:
     """`#abc` / `#AABBCC` / `#aabbccff` -> `#aabbcc`; None when not an opaque hex colour."""
     v = value.strip().lower()
-    if not re.fullmatch(r"#(?:[0-9a-f]{3}|[0-9a-f]{4}|[0-9a-f]{6}|[0-9a-f]{8})", v):
+    if not HEX_COLOUR.fullmatch(v):
         return None
     h = v[1:]
     if len(h) in (3, 4):

@@ -68,6 +68,6 @@ def image_refs(post: Post):
     for img in post.body.images:
         yield img.line, img.src_col, img.src
     for ln, text in post.body.prose.items():
-        if "<img" in text.lower():
+        if "<" in text and "<img" in text.lower():
             for m in IMG_TAG.finditer(text):
                 yield ln, m.start("src") + 1, m.group("src")

@@ -19,6 +19,14 @@ _Loader.yaml_implicit_resolvers = {
     for ch, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
 }
 
+if getattr(yaml, "__with_libyaml__", False):
+    class _FastLoader(yaml.CSafeLoader):
+        """The same loader on libyaml's parser (about 10x faster); used when the YAML is valid."""
+
+    _FastLoader.yaml_implicit_resolvers = _Loader.yaml_implicit_resolvers
+else:  # pragma: no cover - PyYAML built without libyaml
+    _FastLoader = _Loader
+
 
 @dataclass
 class FrontmatterError:
@@ -84,6 +92,22 @@ def split(lines: list[str]) -> tuple[int, int]:
 
 
 def parse(lines: list[str]) -> Frontmatter:
+    """Parse the frontmatter block of a post (its raw lines).
+
+    Valid YAML is parsed with libyaml when PyYAML has it; anything that goes wrong is parsed again
+    with the pure-Python loader, so error messages and positions never depend on the build of PyYAML.
+    """
+    fm = _parse(lines, _FastLoader) if _FastLoader is not _Loader else None
+    if fm is None or fm.error is not None:
+        fm = _parse(lines, _Loader)
+    return fm
+
+
+def _parse(lines: list[str], loader_class) -> Frontmatter | None:
+    """Parse with `loader_class`; with the libyaml loader, None where libyaml is known to differ from
+    the pure-Python loader (tabs, which libyaml accepts after a colon; empty values, which it places
+    on the next line)."""
+    fast = loader_class is not _Loader
     start, end = split(lines)
     fm = Frontmatter(start=start, end=end)
     if start == 0:
@@ -94,10 +118,12 @@ def parse(lines: list[str]) -> Frontmatter:
         fm.error = FrontmatterError(1, 1, "the frontmatter is never closed: add a `---` line after the YAML keys")
         return fm
     text = "\n".join(lines[start:end - 1])
+    if fast and "\t" in text:
+        return None
     offset = start  # YAML line 0 is raw line start+1
     loader = None
     try:
-        loader = _Loader(text)    # the reader rejects control characters right here
+        loader = loader_class(text)    # the pure-Python reader rejects control characters right here
         node = loader.get_single_node()
     except yaml.YAMLError as exc:
         if loader is not None:
@@ -118,6 +144,9 @@ def parse(lines: list[str]) -> Frontmatter:
         fm.error = FrontmatterError(offset + 1 + node.start_mark.line, node.start_mark.column + 1,
                                     f"the frontmatter must be a mapping of keys, not {kind}")
         return fm
+    if fast and any(isinstance(v, yaml.ScalarNode) and v.start_mark.index == v.end_mark.index for _, v in node.value):
+        loader.dispose()
+        return None
     seen: dict[str, int] = {}
     for key_node, value_node in node.value:
         key = key_node.value if isinstance(key_node, yaml.ScalarNode) else str(key_node.value)

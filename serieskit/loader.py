@@ -1,7 +1,8 @@
 """Load a project: conventions, series manifests and glossaries, posts and the site's files.
 
-`load_site(root, previous=site)` reuses the parsed posts of an earlier load whose file did not
-change (same size and modification time), so `mkdocs serve` re-parses only what an edit touched.
+`load_site(root, previous=site)` reuses the parsed posts, manifests and glossaries of an earlier load
+whose files did not change (same size and modification time), so `mkdocs serve` re-parses only what
+an edit touched.
 """
 from __future__ import annotations
 
@@ -40,8 +41,21 @@ def today_from_env(explicit: dt.date | None = None) -> dt.date:
 
 
 def _yaml_lines(text: str) -> tuple[object, dict[str, int], list[int]]:
-    """Load YAML; return (data, top-level key -> line, line of each top-level list item)."""
-    loader = yaml.SafeLoader(text)
+    """Load YAML; return (data, top-level key -> line, line of each top-level list item).
+
+    libyaml when PyYAML has it; on any error the pure-Python loader runs again, so messages and
+    positions are its own.
+    """
+    if getattr(yaml, "__with_libyaml__", False):
+        try:
+            return _yaml_lines_with(yaml.CSafeLoader, text)
+        except (yaml.YAMLError, ValueError):
+            pass
+    return _yaml_lines_with(yaml.SafeLoader, text)
+
+
+def _yaml_lines_with(loader_class, text: str) -> tuple[object, dict[str, int], list[int]]:
+    loader = loader_class(text)
     try:
         node = loader.get_single_node()
         data = loader.construct_document(node) if node is not None else None
@@ -59,7 +73,30 @@ def _yaml_lines(text: str) -> tuple[object, dict[str, int], list[int]]:
 
 
 
-def load_series(root: Path, area: Path, conv: Conventions) -> Series:
+def _stamp(path: Path) -> tuple[int, int] | None:
+    try:
+        st = path.stat()
+        return st.st_mtime_ns, st.st_size
+    except OSError:
+        return None
+
+
+def _series_stamps(s: Series) -> tuple:
+    """What a loaded series was read from: the manifest and the glossary (modification time, size)."""
+    return (_stamp(s.dir / MANIFEST), _stamp(s.dir / s.glossary_file) if s.glossary_file else None)
+
+
+def load_series(root: Path, area: Path, conv: Conventions, previous: Series | None = None) -> Series:
+    """The series of folder `area`; `previous` (an earlier load of it) is reused when neither the
+    manifest nor the glossary changed since."""
+    if previous is not None and previous.dir == area and previous.stamps == _series_stamps(previous):
+        return previous
+    s = _load_series(root, area, conv)
+    s.stamps = _series_stamps(s)
+    return s
+
+
+def _load_series(root: Path, area: Path, conv: Conventions) -> Series:
     mpath = area / MANIFEST
     rel = mpath.relative_to(root).as_posix()
     s = Series(slug=area.name, dir=area, manifest_rel=rel, title=area.name, index_title=area.name,
@@ -134,6 +171,7 @@ def load_series(root: Path, area: Path, conv: Conventions) -> Series:
             problem("MAN001", line, 1, "a planned entry needs a `title`")
     gl = get("glossary", str, "")
     if gl:
+        s.glossary_file = gl
         gpath = area / gl
         s.glossary_rel = gpath.relative_to(root).as_posix() if gpath.is_relative_to(root) else gl
         s.glossary = load_glossary(gpath, s.glossary_rel, problem)
@@ -239,12 +277,13 @@ def load_site(root: str | Path, conventions: Conventions | None = None, today: d
     series: dict[str, Series] = {}
     posts: list[Post] = []
     site_files: set[str] = set()
-    cache = {p.rel: p for p in previous.posts} if previous is not None and previous.conv.fingerprint == conv.fingerprint else {}
+    reuse = previous is not None and previous.conv.fingerprint == conv.fingerprint
+    cache = {p.rel: p for p in previous.posts} if reuse else {}
     sroot = root / SERIES_DIR
     if sroot.is_dir():
         for area in sorted(sroot.iterdir()):
             if area.is_dir() and not area.is_symlink() and (area / MANIFEST).is_file():
-                series[area.name] = load_series(root, area, conv)
+                series[area.name] = load_series(root, area, conv, previous.series.get(area.name) if reuse else None)
         for path in _walk(root, sroot, fs_problems):
             rel = path.relative_to(root).as_posix()
             site_rel = path.relative_to(sroot).as_posix()
@@ -269,7 +308,7 @@ def load_site(root: str | Path, conventions: Conventions | None = None, today: d
             site_rel = path.relative_to(docs).as_posix()
             (pages_from_docs if path.suffix == ".md" else site_files).add(site_rel)
     site = Site(root, conv, posts, series, site_files, fs_problems, today_from_env(today))
-    site.pages.update(pages_from_docs)
+    site.add_pages(pages_from_docs)
     return site
 
 

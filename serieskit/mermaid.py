@@ -35,6 +35,8 @@ STYLE_LINE = re.compile(r"^\s*(?P<kw>style|classDef|linkStyle)\s+(?P<target>\S+)
 CLASS_LINE = re.compile(r"^\s*class\s+(?P<ids>[^\s][^\n]*?)\s+(?P<name>[A-Za-z_][\w-]*)\s*;?\s*$")
 TRIPLE = re.compile(r":::(?P<name>[A-Za-z_][\w-]*)")
 SEQ_RECT = re.compile(r"^\s*(?P<kw>rect|box)\s+(?P<rest>.*)$")
+IMPORTANT = re.compile(r"\s*!important$")
+COLOUR_VALUE = re.compile(r"""["']?(?P<key>[A-Za-z]*(?:[Cc]olor|Bkg|Background|[Ff]ill|[Ss]troke)[A-Za-z]*)["']?\s*:\s*["']?(?P<val>[A-Za-z]+)\b""")
 
 
 @dataclass
@@ -77,7 +79,7 @@ def _props(diagram: Diagram, ln: int, raw: str, start: int, props: str, context:
         if not val or val.lower() in NOT_COLOURS:
             continue
         vcol = start + m.start("val") + (len(m.group("val")) - len(m.group("val").lstrip())) + 1
-        diagram.colours.append(Colour(ln, vcol, re.sub(r"\s*!important$", "", val), context))
+        diagram.colours.append(Colour(ln, vcol, IMPORTANT.sub("", val), context))
 
 
 def analyse(post: Post, fence: Fence) -> Diagram:
@@ -150,7 +152,7 @@ def _config_line(d: Diagram, ln: int, raw: str):
     for fm in FUNC_COLOUR.finditer(raw):
         d.colours.append(Colour(ln, fm.start() + 1, fm.group(0), "themeVariables"))
     # named colours as values of colour-ish keys: `primaryColor: red`, "lineColor": "teal"
-    for km in re.finditer(r"""["']?(?P<key>[A-Za-z]*(?:[Cc]olor|Bkg|Background|[Ff]ill|[Ss]troke)[A-Za-z]*)["']?\s*:\s*["']?(?P<val>[A-Za-z]+)\b""", raw):
+    for km in COLOUR_VALUE.finditer(raw):
         if km.group("val").lower() in CSS_NAMED:
             d.colours.append(Colour(ln, km.start("val") + 1, km.group("val"), "themeVariables"))
 

@@ -22,9 +22,11 @@ SERIES_DIR = "series"
 MANIFEST = "series.yml"
 DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 SLUG_RE = re.compile(r"^[a-z0-9-]+$")
-CJK_RE = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002ffff]")
+CJK_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002ffff]+")
 WORD_RE = re.compile(r"[A-Za-z0-9]+(?:[-'.][A-Za-z0-9]+)*")
 SCHEME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:|^//")
+QUERY_OR_FRAGMENT = re.compile(r"[#?]")
+TITLE_SPLIT = re.compile(r"[：:]")   # the short title is the part before the first colon
 
 # Pages the build generates at the root of the site; links to them are valid.
 GENERATED_PAGES = ("tags.md", "archive.md", "rules.md")
@@ -82,10 +84,11 @@ class Post:
     def __init__(self, root: Path, path: Path, data: bytes, mtime_ns: int = 0):
         self.root = root
         self.path = path
-        self.rel = path.relative_to(root).as_posix()
+        self.rel = _relative(path, root)
         self.mtime_ns = mtime_ns
         self.size = len(data)
-        parts = path.relative_to(root / SERIES_DIR).parts
+        parts = tuple(self.rel.split("/")[1:]) if self.rel.startswith(SERIES_DIR + "/") \
+            else path.relative_to(root / SERIES_DIR).parts
         self.area = parts[0] if len(parts) > 1 else ""
         self.site_path = "/".join(parts)  # path in the built site's source tree, e.g. train-infer-accel/x.md
         self.decode_error: tuple[int, int, str] | None = None
@@ -100,16 +103,21 @@ class Post:
             text = data.decode("utf-8-sig", "replace")
         self.text = text
         raw_lines = text.split("\n")
-        self.lines: list[str] = []
-        self.endings: list[str] = []
-        for i, line in enumerate(raw_lines):
-            last = i == len(raw_lines) - 1
-            if line.endswith("\r"):
-                self.lines.append(line[:-1])
-                self.endings.append("\r\n")
-            else:
-                self.lines.append(line)
-                self.endings.append("" if last else "\n")
+        self.lines: list[str]
+        self.endings: list[str]
+        if "\r" not in text:
+            self.lines = raw_lines
+            self.endings = ["\n"] * (len(raw_lines) - 1) + [""]
+        else:
+            self.lines, self.endings = [], []
+            for i, line in enumerate(raw_lines):
+                last = i == len(raw_lines) - 1
+                if line.endswith("\r"):
+                    self.lines.append(line[:-1])
+                    self.endings.append("\r\n")
+                else:
+                    self.lines.append(line)
+                    self.endings.append("" if last else "\n")
         if self.lines and self.lines[-1] == "" and len(self.lines) > 1:
             # a trailing newline does not make an extra (empty) line
             self.lines.pop()
@@ -196,7 +204,7 @@ class Post:
 
     @property
     def short_title(self) -> str:
-        return re.split(r"[：:]", self.title, 1)[0].strip()
+        return TITLE_SPLIT.split(self.title, 1)[0].strip()
 
     @property
     def url_dir(self) -> str:
@@ -211,16 +219,22 @@ class Post:
 
     def stats(self, conv: Conventions) -> Stats:
         if self._stats is None:
-            cjk = words = 0
-            for ln in range(self.body_start, self.nlines + 1):
-                if ln in self.body.in_code:
-                    continue
-                t = self.body.prose.get(ln, "")
-                cjk += len(CJK_RE.findall(t))
-                words += len(WORD_RE.findall(t))
+            in_code, prose = self.body.in_code, self.body.prose
+            # one string (no pattern matches across a newline) and runs of Chinese, not one match per character
+            text = "\n".join([prose.get(ln, "") for ln in range(self.body_start, self.nlines + 1) if ln not in in_code])
+            cjk = sum(map(len, CJK_RUN.findall(text)))
+            words = len(WORD_RE.findall(text))
             minutes = max(1, math.ceil(cjk / conv.cjk_chars_per_minute + words / conv.words_per_minute))
             self._stats = Stats(cjk, words, minutes)
         return self._stats
+
+
+def _relative(path: Path, root: Path) -> str:
+    """`path.relative_to(root).as_posix()`, without pathlib's cost when `path` is plainly under `root`."""
+    p, r = str(path), str(root)
+    if os.sep == "/" and p.startswith(r.rstrip("/") + "/") and "/./" not in p and "/../" not in p:
+        return p[len(r.rstrip("/")) + 1:]
+    return path.relative_to(root).as_posix()
 
 
 @dataclass
@@ -260,6 +274,8 @@ class Series:
     glossary: list[GlossaryEntry] = field(default_factory=list)
     problems: list[tuple[str, str, int, int, str, str]] = field(default_factory=list)  # (path, code, line, col, sev, msg)
     key_lines: dict[str, int] = field(default_factory=dict)
+    glossary_file: str = ""     # the manifest's `glossary:` value (a path relative to the series folder)
+    stamps: tuple = ()          # (mtime, size) of the manifest and the glossary when loaded (loader reuse)
 
     @property
     def index_site_path(self) -> str:
@@ -296,6 +312,13 @@ class Site:
         self.pages: set[str] = set(self.by_site_path)
         self.pages.update(GENERATED_PAGES)
         self.pages.update(s.index_site_path for s in series.values())
+        self._resolved: dict[tuple[str, str], tuple[str, str | None]] = {}   # (folder, href) -> resolve()
+        self._by_series: dict[tuple[str, bool], tuple[list[Post], dict[int, int]]] = {}
+
+    def add_pages(self, site_paths) -> None:
+        """Pages of the site that are not posts (docs/ pages); links to them resolve."""
+        self.pages.update(site_paths)
+        self._resolved.clear()
 
     # --- queries ---------------------------------------------------------------------------------
     def series_of(self, post: Post) -> Series | None:
@@ -304,8 +327,22 @@ class Site:
         return self.series.get(s) if s else None
 
     def series_posts(self, slug: str, include_drafts: bool = True) -> list[Post]:
-        posts = [p for p in self.posts if p.series_slug == slug and (include_drafts or not p.is_draft)]
-        return sorted(posts, key=lambda p: (p.order if p.order is not None else 10 ** 9, p.rel))
+        """The posts of a series in series order (a new list; the index behind it is built once)."""
+        return list(self._series_index(slug, include_drafts)[0])
+
+    def series_position(self, post: Post, include_drafts: bool = True) -> tuple[int | None, int]:
+        """(k, n): the post is the k-th (1-based) of the n posts of its series; k is None when absent."""
+        seq, pos = self._series_index(post.series_slug or "", include_drafts)
+        return pos.get(id(post)), len(seq)
+
+    def _series_index(self, slug: str, include_drafts: bool) -> tuple[list[Post], dict[int, int]]:
+        key = (slug, include_drafts)
+        hit = self._by_series.get(key)
+        if hit is None:
+            posts = [p for p in self.posts if p.series_slug == slug and (include_drafts or not p.is_draft)]
+            posts.sort(key=lambda p: (p.order if p.order is not None else 10 ** 9, p.rel))
+            hit = self._by_series[key] = (posts, {id(p): k for k, p in enumerate(posts, 1)})
+        return hit
 
     def published(self, post: Post) -> bool:
         return not post.is_draft
@@ -316,17 +353,23 @@ class Site:
         ("external", url) | ("anchor", None) | ("page", site_path) | ("file", site_path)
         | ("missing", site_path) | ("outside", href)
         """
+        key = (posixpath.dirname(post.site_path), href)
+        hit = self._resolved.get(key)
+        if hit is None:
+            hit = self._resolved[key] = self._resolve(key[0], href)
+        return hit
+
+    def _resolve(self, base: str, href: str) -> tuple[str, str | None]:
         h = href.strip()
         if SCHEME_RE.match(h):
             return "external", h
-        path = re.split(r"[#?]", h, 1)[0]
+        path = QUERY_OR_FRAGMENT.split(h, 1)[0]
         if not path:
             return "anchor", None
         path = unquote(path)
         if path.startswith("/"):
             target = posixpath.normpath(path.lstrip("/"))
         else:
-            base = posixpath.dirname(post.site_path)
             target = posixpath.normpath(posixpath.join(base, path))
         if target == ".." or target.startswith("../") or target.startswith("/"):
             return "outside", href

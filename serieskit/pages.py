@@ -16,6 +16,7 @@ from .model import Post, Series, Site
 from .rules import REGISTRY
 
 SEVERITY_ZH = {"error": "错误", "warning": "警告", "info": "提示"}
+SPACES = re.compile(r"\s+")
 
 
 def esc(s: str) -> str:
@@ -61,7 +62,7 @@ def link_from(page_site_path: str, target_site_path: str) -> str:
 def tag_anchor(tag: str) -> str:
     """`tag-<tag>` with runs of anything but letters, digits and `-` made `-` (plus a short hash
     when that changed more than spaces, so that `C++` and `C#` stay apart)."""
-    plain = re.sub(r"\s+", "-", tag.strip())
+    plain = SPACES.sub("-", tag.strip())
     safe = re.sub(r"[^\w-]+", "-", plain).strip("-")
     if safe != plain:
         safe = f"{safe}-{hashlib.sha1(tag.strip().encode('utf-8')).hexdigest()[:6]}".lstrip("-")

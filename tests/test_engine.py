@@ -235,3 +235,19 @@ def test_code_spans_pair_as_python_markdown_pairs_them(text, tmp_path):
     masked = "\n".join(post.prose(n) for n in range(4, post.nlines + 1))
     kept = "".join(c for c, m in zip(text, masked) if m != " ")
     assert kept.replace("\n", "").replace("\\", "") == outside.replace(" ", "").replace("\n", "").replace("\\", "")
+
+
+def test_unchanged_manifests_and_glossaries_are_not_parsed_again(tmp_path):
+    root = make_site(tmp_path)
+    first = load_site(root, today=TODAY)
+    again = load_site(root, today=TODAY, previous=first)
+    assert again.series["demo"] is first.series["demo"]
+    glossary = root / "series" / "demo" / first.series["demo"].glossary_file
+    glossary.write_text(glossary.read_text(encoding="utf-8") + "- term: 新术语\n  desc: 新加的一条。\n", encoding="utf-8")
+    third = load_site(root, today=TODAY, previous=again)
+    assert third.series["demo"] is not first.series["demo"]
+    assert third.series["demo"].glossary[-1].term == "新术语"
+    manifest = root / "series" / "demo" / "series.yml"
+    manifest.write_text(manifest.read_text(encoding="utf-8").replace("title:", "title: 改名", 1), encoding="utf-8")
+    fourth = load_site(root, today=TODAY, previous=third)
+    assert fourth.series["demo"].title.startswith("改名")

@@ -59,7 +59,11 @@ def out_path(rel: str) -> pathlib.Path:
 
 def save(fig, rel: str) -> pathlib.Path:
     """Write the figure as SVG under series/, deterministically (no date, fixed ids)."""
-    path = out_path(rel)
+    return save_path(fig, out_path(rel))
+
+
+def save_path(fig, path: pathlib.Path) -> pathlib.Path:
+    """Write the figure as SVG at `path` (e.g. under docs/assets/), deterministically."""
     path.parent.mkdir(parents=True, exist_ok=True)
     buf = io.StringIO()
     fig.savefig(buf, format="svg", bbox_inches="tight", metadata={"Date": None, "Creator": None})

@@ -35,10 +35,15 @@ def _obfuscated(word: str) -> str:
 
 
 SCHEME = _obfuscated("javascript:") + "|" + _obfuscated("vbscript:") + "|" + _obfuscated("data:text/html")
-URL_CONTEXT = re.compile(
-    r"(?:\]\(\s*<?|\]:[ \t]*<?|<(?=[\s\x00-\x1f&a-z]*(?:j|v|d|&))"
-    r"|\b(?:href|src|action|formaction|xlink:href|data|poster|background|srcdoc|cite)\s*=\s*[\"']?)"
-    r"(?P<scheme>" + SCHEME + ")", re.I)
+_LINK_CONTEXT = r"\]\(\s*<?|\]:[ \t]*<?|<(?=[\s\x00-\x1f&a-z]*(?:j|v|d|&))"
+_ATTR_CONTEXT = r"\b(?:href|src|action|formaction|xlink:href|data|poster|background|srcdoc|cite)\s*=\s*[\"']?"
+URL_CONTEXT = re.compile(r"(?:" + _LINK_CONTEXT + "|" + _ATTR_CONTEXT + r")(?P<scheme>" + SCHEME + ")", re.I)
+# The attribute branch is slow under re.I (tried at every word boundary) and can only match where an
+# `=` is followed by a scheme: an anchored match after each `=` decides whether it is needed at all.
+# Without it the pattern finds exactly the same matches (the two branches start with different
+# characters, so neither can hide a match of the other).
+LINK_URL_CONTEXT = re.compile(r"(?:" + _LINK_CONTEXT + r")(?P<scheme>" + SCHEME + ")", re.I)
+SCHEME_AFTER_EQUALS = re.compile(r"\s*[\"']?(?:" + SCHEME + ")", re.I)
 TAG = re.compile(r"<\s*/?\s*(?P<tag>script|iframe|frame|frameset|object|embed)(?=[\s/>]|$)", re.I)
 # a tag name is anything up to whitespace, `/` or `>` (`<scr[a]: onclick=…>` is an element to a browser)
 HANDLER = re.compile(r"<[A-Za-z][^\s/>]*(?:\s+[^<>]*?)??[\s/\"'](?P<attr>on[a-z]+)\s*=", re.I | re.S)
@@ -73,18 +78,20 @@ class UnsafeHtml(Rule):
 
     def check(self, post, ctx):
         # prose (code and comments blanked out), except in raw HTML blocks, where backticks are no code spans
-        raw_html = post.body.raw_html
-        lines = [(ln, raw_html.get(ln) or post.prose(ln)) for ln in range(post.body_start, post.nlines + 1)]
-        text = "\n".join(t for _, t in lines)
+        raw_html, prose = post.body.raw_html, post.body.prose
+        lines = range(post.body_start, post.nlines + 1)
+        texts = [raw_html.get(ln) or prose.get(ln, "") for ln in lines]
+        text = "\n".join(texts)
         if not any(c in text for c in "<:&{") or not text:
             return
         starts = []
-        pos = 0
-        for ln, t in lines:
-            starts.append((pos, ln))
-            pos += len(t) + 1
 
         def where(offset: int) -> tuple[int, int]:
+            if not starts:
+                pos = 0
+                for ln, t in zip(lines, texts):
+                    starts.append((pos, ln))
+                    pos += len(t) + 1
             lo, hi = 0, len(starts) - 1
             while lo < hi:
                 mid = (lo + hi + 1) // 2
@@ -111,9 +118,17 @@ class UnsafeHtml(Rule):
                     continue
                 seen.add((ln, col))
                 yield Hit(ln, col, f"inline event handler `{m.group('attr')}=`; posts carry no scripts")
-        for m in URL_CONTEXT.finditer(text):
+        attr = "=" in text and any(SCHEME_AFTER_EQUALS.match(text, i + 1) for i in _positions(text, "="))
+        for m in (URL_CONTEXT if attr else LINK_URL_CONTEXT).finditer(text):
             ln, col = where(m.start("scheme"))
             if (ln, col) in seen:
                 continue
             seen.add((ln, col))
             yield Hit(ln, col, "a script URL (`javascript:` or similar, possibly encoded); link a page or file instead")
+
+
+def _positions(text: str, ch: str):
+    i = text.find(ch)
+    while i >= 0:
+        yield i
+        i = text.find(ch, i + 1)

@@ -1,0 +1,143 @@
+"""The engine's fast paths give exactly what the plain versions give.
+
+Parsing is on the hot path of lint, build and serve, so a few steps take shortcuts: libyaml for
+frontmatter (falling back to the pure-Python parser on any error or known difference), and SEC001
+skipping its slow attribute pattern when no `=` can start a script URL. (The inline-code masker
+pairs backticks as Python-Markdown does; tests/test_engine.py checks it against Python-Markdown.) Each shortcut is compared here with the plain version on the repository's posts and
+fixtures and on a deterministic corpus of awkward inputs.
+"""
+import random
+import re
+
+import pytest
+import yaml
+
+from conftest import ROOT
+from serieskit import frontmatter as F
+from serieskit.rules import sec001_unsafe_html as S
+
+POSTS = sorted(p for p in ROOT.glob("**/*.md") if "node_modules" not in p.parts and ".bench" not in p.parts)
+
+
+def _summary(fm):
+    err = (fm.error.line, fm.error.column, fm.error.message) if fm.error else None
+    return fm.data, fm.start, fm.end, fm.key_pos, fm.value_pos, fm.duplicate_keys, err
+
+
+def _frontmatter_corpus(n: int):
+    keys = ["title", "slug", "date", "updated", "tags", "summary", "order", "series", "status", "标题", "x y", "'q'"]
+    vals = ["x", '"a b"', "'it''s'", "2026-01-01", "2026-13-45", "[a, b]", "[a, {b: c}]", "{a: 1}", "17", "1.5", "yes",
+            "off", "~", "", "|\n  line one\n  line two", ">-\n  folded", "\n  - a\n  -\n  - c", "&x 1", "*x", "*nope",
+            "!!str 5", "!!int x", "中文：冒号", '"\\u00e9\\n"', "a # comment", '"multi\n  line"', "[\n  a,\n  b]",
+            "[a, b", "{a: [1, 2}", "'open", "\tx", "x\ty", "\x07", "@x", "`x", "a: b", "- x"]
+    extra = ["? x", ": y", "- y", "\tk: v", "  k: v", "...", "#c", "", "<<: {a: 1}", "%YAML 1.1"]
+    r = random.Random(2026)
+    for _ in range(n):
+        body = []
+        for _ in range(r.randrange(1, 7)):
+            if r.random() < 0.15:
+                body.append(r.choice(extra))
+                continue
+            v = r.choice(vals)
+            body.append(f"{r.choice(keys)}:{' ' if v and not v.startswith(chr(10)) else ''}{v}")
+        yield ["---", *"\n".join(body).split("\n"), "---", "text"]
+
+
+@pytest.mark.skipif(F._FastLoader is F._Loader, reason="PyYAML without libyaml: there is no fast path to compare")
+def test_libyaml_frontmatter_equals_the_pure_python_parse():
+    cases = [p.read_bytes().decode("utf-8-sig", "replace").split("\n") for p in POSTS]
+    cases += list(_frontmatter_corpus(4000))
+    fast_used = 0
+    for lines in cases:
+        fast = F._parse(lines, F._FastLoader)
+        slow = F._parse(lines, F._Loader)
+        fast_used += fast is not None and fast.error is None
+        assert _summary(F.parse(lines)) == _summary(slow), lines
+    assert fast_used > 1000   # the fast path is really taken for ordinary frontmatter
+
+
+def test_control_character_in_frontmatter_is_a_finding_not_a_crash():
+    fm = F.parse(["---", "title: 'a\x07b'", "slug: x", "---"])
+    assert fm.error is not None and (fm.error.line, fm.error.column) == (2, 10)
+    assert "#x0007" in fm.error.message
+
+
+def test_sec001_shortcut_finds_what_the_full_pattern_finds():
+    frags = ["[a](", "](", "]: ", "<", "<a ", "href", "HREF", "src", "data", " = ", "=", "'", '"', "javascript:", "JaVa",
+             "script", ":", "&#106;", "&#x6a;", "&colon;", "&tab;", "\t", "\n", " ", "vbscript:", "data:text/html", "x",
+             "中文", "onclick=", "{: ", "}", ">", "ſ", "javaſcript:", "jav\nascript:", "j", "&"]
+    r = random.Random(3)
+    hits = 0
+    for _ in range(30000):
+        text = "".join(r.choice(frags) for _ in range(r.randrange(1, 14)))
+        full = [m.start("scheme") for m in S.URL_CONTEXT.finditer(text)]
+        attr = "=" in text and any(S.SCHEME_AFTER_EQUALS.match(text, i + 1) for i in S._positions(text, "="))
+        fast = [m.start("scheme") for m in (S.URL_CONTEXT if attr else S.LINK_URL_CONTEXT).finditer(text)]
+        hits += bool(full)
+        assert fast == full, text
+    assert hits > 1000
+
+
+def test_glossary_regex_equals_the_plain_lookbehind_form():
+    from serieskit.loader import load_site
+    from serieskit.render import GlossaryMatcher, _ascii_ci
+    site = load_site(ROOT)
+    entries = [e for s in site.series.values() for e in s.glossary]
+    m = GlossaryMatcher(entries)
+    parts = []
+    for f in sorted(m.forms, key=len, reverse=True):   # the plain form of the same pattern
+        p = re.escape(f)
+        if re.match(r"[A-Za-z0-9]", f):
+            p = r"(?<![A-Za-z0-9_])" + p
+        if re.search(r"[A-Za-z0-9]$", f):
+            p = p + r"(?![A-Za-z0-9_])"
+        parts.append("(?i:" + p + ")" if _ascii_ci(f) else p)
+    plain = re.compile("|".join(parts))
+    lines = [p.prose(n) for p in site.posts for n in range(p.body_start, p.nlines + 1)]
+    lines += ["xTP", "TPx", "_TP", "TP_", "(TP)", "tp", "Tp", "EAGLE-3x", "eagle-3", "首字延迟TTFT", "\u017fpeculative"]
+    found = 0
+    for line in lines:
+        a = [(x.start(), x.group()) for x in m.regex.finditer(line)]
+        assert a == [(x.start(), x.group()) for x in plain.finditer(line)], line
+        found += len(a)
+    assert found > 500
+
+
+def test_tooltip_marks_give_the_same_html_as_inline_abbr_tags(monkeypatch):
+    """Marks through Markdown + apply_tooltips == raw <abbr> tags through Markdown, on every real post."""
+    import markdown
+    from mkdocs.config import load_config
+    from serieskit import render
+    from serieskit.loader import load_site
+    cfg = load_config(str(ROOT / "mkdocs.yml"))
+    md = markdown.Markdown(extensions=cfg["markdown_extensions"], extension_configs=cfg["mdx_configs"])
+    site = load_site(ROOT)
+    checked = 0
+    for post in site.posts:
+        marked = render.render_post(post, site)
+        with monkeypatch.context() as mp:
+            mp.setattr(render, "TIP_MAX", 0)          # too many entries for marks: inline <abbr> tags
+            inline = render.render_post(post, site)
+        assert "<abbr" not in marked.markdown and not inline.tooltips
+        md.reset()
+        a = render.apply_tooltips(md.convert(marked.markdown), marked.tooltips)
+        md.reset()
+        b = md.convert(inline.markdown)
+        assert a == b, post.rel
+        checked += len(marked.tooltips)
+    assert checked > 100
+
+
+def test_manifest_and_glossary_yaml_fast_path_equals_pure_python():
+    import yaml as _yaml
+    from serieskit import loader
+    files = [p for p in ROOT.glob("**/*.yml") if "node_modules" not in p.parts and ".bench" not in p.parts
+             and p.parent.parent.name == "series"]
+    assert len(files) >= 4
+    for p in files:
+        text = p.read_text(encoding="utf-8-sig")
+        try:
+            slow = loader._yaml_lines_with(_yaml.SafeLoader, text)
+        except (_yaml.YAMLError, ValueError):
+            continue   # an error: the fast path falls back to the same loader
+        assert loader._yaml_lines(text) == slow, p
