@@ -19,6 +19,10 @@ FENCE_INFO = re.compile(r"""^[ \t]*(?:\.?[\w#.+-]+(?=[\t ]|$))?"""
 FENCE_CLOSE = re.compile(r"^[ \t]*(?:>[ \t]?)*(`{3,}|~{3,})[ \t]*$")
 HEADING = re.compile(r"^ {0,3}(?P<hashes>#{1,6})(?:[ \t]+(?P<text>.*?))?(?:[ \t]+#+)?[ \t]*$")
 LIST_ITEM = re.compile(r"^[ \t]*(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)")
+LIST_LEAD = frozenset("-*+0123456789")   # the characters a list item's line can start with
+# A line that starts with none of these and contains none of the next is plain prose (parse_body's fast path).
+PLAIN_EXCLUDED_FIRST = frozenset(" \t#>-*+0123456789=_|[!<`~:")
+PLAIN_EXCLUDED = re.compile(r"[`<\[|~]|-->|--!>")
 TABLE_SEP = re.compile(r"^[ \t]*\|?[ \t]*:?-{1,}:?[ \t]*(?:\|[ \t]*:?-{1,}:?[ \t]*)*\|?[ \t]*$")
 LINK_DEF = re.compile(r"^ {0,3}\[(?P<label>[^\]]+)\]:[ \t]*(?P<href><[^>]*>|\S+)")
 CONTAINER = re.compile(r"[ \t]*(?:>|(?:[-*+]|\d{1,9}[.)])(?=[ \t]|$))[ \t]?")
@@ -110,6 +114,8 @@ def nesting(text: str) -> tuple[int, int]:
     """(depth, col) of a line's block nesting as Python-Markdown sees it: a level per 4 columns of
     indentation plus one per list marker or `>` at the start (`- - - x` is three nested items).
     `col` is the 1-based column where level MAX_NESTING + 1 starts (0 when not reached)."""
+    if not text or text[0] not in " \t>-*+0123456789":
+        return 0, 0      # the common case: a line that starts with its text
     width = 0
     for ch in text:
         if ch == " ":
@@ -180,6 +186,16 @@ def _mask_inline_code(text: str, later=None, longest_later: int = 0,
     """
     if "`" not in text[start:]:
         return text, None, 0
+    if not start and "\\" not in text and "``" not in text and text.count("`") % 2 == 0:
+        # the common line: single backticks, an even number, no escapes: they pair up in order
+        pieces, last, a = [], 0, text.find("`")
+        while a >= 0:
+            b = text.find("`", a + 1)
+            pieces += [text[last:a], " " * (b + 1 - a)]
+            last = b + 1
+            a = text.find("`", last)
+        pieces.append(text[last:])
+        return "".join(pieces), None, 0
     runs = [(m.start(), m.end()) for m in BACKTICKS.finditer(text)]
     run_starts = [a for a, _ in runs]
     exact: dict[int, list[int]] = {}      # run length -> indices of the runs of that length
@@ -262,22 +278,24 @@ def _split_cells(text: str) -> list[str]:
     return [c.strip() for c in re.split(r"(?<!\\)\|", s)]
 
 
+_PAIR_RX: dict[tuple[str, str], re.Pattern] = {}
+
+
 def _matches(s: str, opener: str, closer: str) -> dict[int, int]:
     """Index of each `opener` in `s` -> index of its matching `closer` (backslash escapes skipped);
-    unmatched openers are left out. One pass, so scanning a line stays linear however it nests."""
+    unmatched openers are left out. One pass over the brackets only, so scanning a line stays
+    linear however it nests."""
+    rx = _PAIR_RX.get((opener, closer))
+    if rx is None:
+        rx = _PAIR_RX[(opener, closer)] = re.compile(r"\\.|[" + re.escape(opener + closer) + "]", re.S)
     stack: list[int] = []
     out: dict[int, int] = {}
-    j, n = 0, len(s)
-    while j < n:
-        c = s[j]
-        if c == "\\":
-            j += 2
-            continue
+    for m in rx.finditer(s):
+        c = m.group()
         if c == opener:
-            stack.append(j)
+            stack.append(m.start())
         elif c == closer and stack:
-            out[stack.pop()] = j
-        j += 1
+            out[stack.pop()] = m.start()
     return out
 
 
@@ -394,37 +412,50 @@ def parse_body(lines: list[str], first: int) -> Body:
     next_close = [n] * (n + 1)    # index of the first line at or after i with a closing marker
     next_blank = [n] * (n + 1)    # index of the first blank line at or after i
     next_open = [n] * (n + 1)     # index of the first line at or after i with an opening `<!--`
-    for i in range(n - 1, first - 2, -1):
-        line = lines[i]
-        next_close[i] = i if ("-->" in line or "--!>" in line) else next_close[i + 1]
-        next_blank[i] = i if not line.strip() else next_blank[i + 1]
-        next_open[i] = i if "<!--" in line else next_open[i + 1]
-
     # The longest closing fence (```` ``` ```` or ~~~ alone on a line) at or after each line, per character:
     # a fence with no closing line after it is no fence to superfences.
     longest = {"`": [0] * (n + 1), "~": [0] * (n + 1)}
-    for i in range(n - 1, first - 2, -1):
-        fc = FENCE_CLOSE.match(lines[i])
-        for ch, arr in longest.items():
-            arr[i] = max(arr[i + 1], len(fc.group(1)) if fc and fc.group(1)[0] == ch else 0)
+    long_ticks, long_tildes = longest["`"], longest["~"]
+    # the longest backtick run on lines i.. to the end of their paragraph (0 past a blank line)
+    para_longest = [0] * (n + 1)
+    # line indices holding a backtick run of each length, for code spans over several lines
+    run_lines: dict[int, list[int]] = {}
+    ticks = tildes = 0
+    close_at = blank_at = open_at = n
+    for i in range(n - 1, first - 2, -1):      # one backward pass for all of them
+        line = lines[i]
+        if "-->" in line or "--!>" in line:
+            close_at = i
+        if "<!--" in line:
+            open_at = i
+        next_close[i], next_open[i] = close_at, open_at
+        if not line or line.isspace():
+            blank_at = i
+            next_blank[i] = i
+        else:
+            next_blank[i] = blank_at
+            if "`" in line:
+                lengths = {len(r) for r in BACKTICKS.findall(line)}
+                for length in lengths:
+                    run_lines.setdefault(length, []).append(i)
+                here = max(lengths)
+                para_longest[i] = here if here > para_longest[i + 1] else para_longest[i + 1]
+            else:
+                para_longest[i] = para_longest[i + 1]
+        if "```" in line or "~~~" in line:
+            fc = FENCE_CLOSE.match(line)
+            if fc:
+                if fc.group(1)[0] == "`":
+                    ticks = max(ticks, len(fc.group(1)))
+                else:
+                    tildes = max(tildes, len(fc.group(1)))
+        long_ticks[i] = ticks
+        long_tildes[i] = tildes
+    for found in run_lines.values():
+        found.reverse()                         # ascending line order, for bisect
 
     def closing_after(i: int, marker: str) -> bool:
         return longest[marker[0]][i + 1] >= len(marker)
-
-    # line indices holding a backtick run of each length, for code spans over several lines
-    run_lines: dict[int, list[int]] = {}
-    for i in range(first - 1, n):
-        if "`" in lines[i]:
-            for length in {len(r) for r in BACKTICKS.findall(lines[i])}:
-                run_lines.setdefault(length, []).append(i)
-
-    # the longest backtick run on lines i.. to the end of their paragraph (0 past a blank line)
-    para_longest = [0] * (n + 1)
-    for i in range(n - 1, first - 2, -1):
-        if not lines[i].strip():
-            continue
-        here = max((len(r) for r in BACKTICKS.findall(lines[i])), default=0) if "`" in lines[i] else 0
-        para_longest[i] = max(here, para_longest[i + 1])
 
     def runs_later(i: int, length: int) -> bool:
         """A run of exactly `length` backticks on a later line of the paragraph of line i?"""
@@ -437,27 +468,48 @@ def parse_body(lines: list[str], first: int) -> Body:
         return later < n and (not inline or (later < next_blank[i + 1] and not next_open[i + 1] < later))
 
     def flush_table():
+        if not table_lines:
+            return
         if len(table_lines) >= 2 and TABLE_SEP.match(table_lines[1][1]) and "|" in table_lines[0][1]:
             header = _split_cells(table_lines[0][1])
             rows = [(ln, _split_cells(t)) for ln, t in table_lines[2:]]
             body.tables.append(Table(table_lines[0][0], table_lines[-1][0], header, rows))
         table_lines.clear()
 
+    prose = body.prose
     for idx in range(first - 1, n):
         ln = idx + 1
         raw = lines[idx]
+        # --- fast path: a plain line of prose, or a blank line, between blocks ----------------------
+        # (nothing in it can open a fence, comment, HTML block, code span, link, table, heading,
+        # list or quote, and no block is open: it is its own prose, exactly as the full path finds)
+        if fence is None and not in_comment and html_tag is None and span is None and not in_indented_code:
+            if not raw or raw.isspace():
+                prose[ln] = raw
+                skip_ticks = 0
+                if table_lines:
+                    flush_table()
+                prev_blank = True
+                continue
+            if raw[0] not in PLAIN_EXCLUDED_FIRST and not PLAIN_EXCLUDED.search(raw):
+                prose[ln] = raw
+                skip_ticks = 0
+                if prev_blank:
+                    block_start = ln
+                    in_list = False
+                if table_lines:
+                    flush_table()
+                prev_blank = False
+                continue
         # --- inside a fence -------------------------------------------------------------
         if fence is not None:
             body.in_code.add(ln)
             body.prose[ln] = ""
-            stripped = raw.strip()
-            m = FENCE_CLOSE.match(raw)
+            m = FENCE_CLOSE.match(raw) if fence.marker[:3] in raw else None
             if m and m.group(1)[0] == fence.marker[0] and len(m.group(1)) >= len(fence.marker):
                 fence.end = ln
                 fence = None
                 prev_blank = True
-            elif not stripped:
-                pass
             continue
         # --- inside a multi-line HTML comment ---------------------------------------------
         text = raw
@@ -472,7 +524,7 @@ def parse_body(lines: list[str], first: int) -> Body:
             in_comment = False
             text = " " * after + text[after:]
         # --- fence opening ------------------------------------------------------------------
-        m = FENCE_OPEN.match(text)
+        m = FENCE_OPEN.match(text) if ("```" in text or "~~~" in text) else None
         if m and not in_indented_code and not (m.group("fence")[0] == "`" and "`" in m.group("info")) \
                 and FENCE_INFO.match(m.group("info")):
             flush_table()
@@ -535,7 +587,7 @@ def parse_body(lines: list[str], first: int) -> Body:
             text = "".join(out)
         # --- raw HTML blocks: Markdown (code spans too) is not processed inside them ---------------
         if html_tag is None and not in_list:
-            hm0 = HTML_BLOCK_OPEN.match(text)
+            hm0 = HTML_BLOCK_OPEN.match(text) if text.lstrip(" ")[:1] == "<" else None
             if hm0 and hm0.group("tag").lower() in BLOCK_TAGS \
                     and not re.match(r"[^>]*\smarkdown\s*=", text[hm0.end():]):   # md_in_html: Markdown inside
                 html_tag, html_depth = hm0.group("tag").lower(), 0
@@ -562,8 +614,11 @@ def parse_body(lines: list[str], first: int) -> Body:
                 span_mid.append(ln)
         if blank or span is not None:
             skip_ticks = 0
-        masked, opened, skip_ticks = _mask_inline_code(text, lambda m: runs_later(idx, m), para_longest[idx + 1],
-                                                       min(skip_ticks, len(text)))
+        if "`" in text:
+            masked, opened, skip_ticks = _mask_inline_code(text, lambda m: runs_later(idx, m), para_longest[idx + 1],
+                                                           min(skip_ticks, len(text)))
+        else:
+            masked, opened, skip_ticks = text, None, 0
         body.prose[ln] = masked
         if span is None and opened is not None and not blank and ln not in body.raw_html:
             span, span_mid = (ln, opened[0], opened[1]), []
@@ -581,11 +636,12 @@ def parse_body(lines: list[str], first: int) -> Body:
                 last.end, last.depth = ln, max(last.depth, depth)
             else:
                 body.deep.append(DeepBlock(block_start, ln, ln, col, depth))
-        if LIST_ITEM.match(masked):
+        lead = masked.lstrip(" \t")[:1]     # most lines start with their text: skip the block patterns
+        if lead in LIST_LEAD and LIST_ITEM.match(masked):
             in_list = True
         elif prev_blank and not indented and not masked.startswith(" "):
             in_list = False
-        hm = HEADING.match(masked)
+        hm = HEADING.match(masked) if lead == "#" else None
         if hm and not in_comment:
             flush_table()
             htext = (hm.group("text") or "").strip()
@@ -596,7 +652,7 @@ def parse_body(lines: list[str], first: int) -> Body:
             table_lines.append((ln, masked))
         else:
             flush_table()
-        dm = LINK_DEF.match(masked)
+        dm = LINK_DEF.match(masked) if lead == "[" else None
         if dm:
             href = dm.group("href").strip("<>")
             body.links.append(Link(ln, dm.start("label"), dm.group("label"), href, dm.start("href") + 1,

@@ -59,7 +59,7 @@ def test_libyaml_frontmatter_equals_the_pure_python_parse():
 def test_control_character_in_frontmatter_is_a_finding_not_a_crash():
     fm = F.parse(["---", "title: 'a\x07b'", "slug: x", "---"])
     assert fm.error is not None and (fm.error.line, fm.error.column) == (2, 10)
-    assert "#x0007" in fm.error.message
+    assert "U+0007" in fm.error.message
 
 
 def test_sec001_shortcut_finds_what_the_full_pattern_finds():

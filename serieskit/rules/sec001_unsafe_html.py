@@ -3,31 +3,22 @@ import re
 from . import Hit, Rule
 
 
-def _dec(n: int) -> str:
-    """A decimal character reference to `n`; browsers accept it without the closing `;`."""
-    return rf"&#0*{n}(?![0-9]);?"
-
-
-def _hex(n: int) -> str:
-    return rf"&#x0*{n:x}(?![0-9a-f]);?"
+# An encoded control character or space (code 0-32): decimal or hex, leading zeros, `;` optional.
+_CONTROL_REF = r"&#0*(?:3[0-2]|[12]?[0-9])(?![0-9]);?|&#x0*(?:20|1[0-9a-f]|[0-9a-f])(?![0-9a-f]);?"
 
 
 def _obfuscated(word: str) -> str:
     """A pattern for `word` whose characters may be entity-encoded (with or without the `;`) and
     split by whitespace, control characters or encoded ones (browsers drop leading C0 controls and
-    spaces from a URL, and tabs and newlines anywhere in it)."""
-    controls = "|".join([_dec(n) for n in range(33)] + [_hex(n) for n in range(33)])
-    gap = rf"(?:[\s\x00-\x1f]|{controls}|&(?:tab|newline);)*"
+    spaces from a URL, and tabs and newlines anywhere in it). Meant for re.I: letters match either
+    case, and so do hex digits."""
+    gap = rf"(?:[\s\x00-\x1f]|{_CONTROL_REF}|&(?:tab|newline);)*"
     parts = []
     for ch in word:
-        code = ord(ch)
-        alts = [re.escape(ch)]
-        if ch.isalpha():
-            alts.append(re.escape(ch.upper()))
-            alts.append(_dec(ord(ch.upper())))
-            alts.append(_hex(ord(ch.upper())))
-        alts.append(_dec(code))
-        alts.append(_hex(code))
+        codes = sorted({ord(ch), ord(ch.upper())}) if ch.isalpha() else [ord(ch)]
+        alts = [re.escape(ch),
+                r"&#0*(?:" + "|".join(str(c) for c in codes) + r")(?![0-9]);?",
+                r"&#x0*(?:" + "|".join(f"{c:x}" for c in codes) + r")(?![0-9a-f]);?"]
         if ch == ":":
             alts.append("&colon;")
         parts.append("(?:" + "|".join(alts) + ")")
