@@ -93,7 +93,11 @@ def machine() -> str:
 
 
 def env(**extra) -> dict:
+    """The environment of a measured command: a normal Python, which caches bytecode (a sandbox may
+    set PYTHONDONTWRITEBYTECODE; then the project's own modules would be compiled on every run while
+    the installed packages' bytecode is cached, which is not what authors see)."""
     e = dict(os.environ)
+    e.pop("PYTHONDONTWRITEBYTECODE", None)
     e.update({"NO_MKDOCS_2_WARNING": "1", "SOURCE_DATE_EPOCH": gen_synthetic.SOURCE_DATE_EPOCH,
               "PYTHONPATH": str(ROOT)})
     e.update(extra)
