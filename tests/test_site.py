@@ -194,3 +194,55 @@ def test_csp_meta_matches_headers_file(site):
         assert m, page
         meta = m.group(1).replace("&#x27;", "'")
         assert policy.startswith(meta), page
+
+
+def test_every_internal_link_in_page_content_resolves(site):
+    """The generated lists (series index, tags, archive) write the posts' URLs themselves instead of
+    letting MkDocs resolve .md links: every link in every page's article must land on a built file,
+    and its #fragment on an id of that page."""
+    from html.parser import HTMLParser
+    from urllib.parse import unquote, urldefrag, urljoin
+
+    class Article(HTMLParser):
+        def __init__(self):
+            super().__init__()
+            self.depth, self.hrefs, self.ids = 0, [], set()
+
+        def handle_starttag(self, tag, attrs):
+            a = dict(attrs)
+            if a.get("id"):
+                self.ids.add(a["id"])
+            if tag == "article":
+                self.depth += 1
+            if self.depth and tag == "a" and a.get("href"):
+                self.hrefs.append(a["href"])
+
+        def handle_endtag(self, tag):
+            if tag == "article" and self.depth:
+                self.depth -= 1
+
+    parsed: dict[Path, Article] = {}
+
+    def parse(p: Path) -> Article:
+        if p not in parsed:
+            parsed[p] = Article()
+            parsed[p].feed(p.read_text(encoding="utf-8"))
+        return parsed[p]
+
+    checked = 0
+    for page in sorted(site.rglob("*.html")):
+        base = "http://site/" + page.relative_to(site).as_posix()
+        for href in parse(page).hrefs:
+            url, frag = urldefrag(urljoin(base, href))
+            if not url.startswith("http://site/"):
+                continue   # another host: the reference lists of the posts
+            target = site / unquote(url[len("http://site/"):])
+            if target.is_dir() or url.endswith("/"):
+                target = target / "index.html"
+            assert target.is_file(), f"{page.relative_to(site)}: {href} -> {target.relative_to(site)} is not built"
+            if frag and target.suffix == ".html":
+                assert unquote(frag) in parse(target).ids, f"{page.relative_to(site)}: {href}: no #{frag} there"
+            checked += 1
+    assert checked > 50
+    for rel in ("demo/index.html", "tags/index.html", "archive/index.html"):
+        assert re.search(r'<a href="(\.\./)?(demo/)?first/">', html(site, rel)), rel
