@@ -9,6 +9,7 @@ same model that places the posts (directory URLs: `<area>/<slug>/`), so they can
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import html
 import posixpath
@@ -182,6 +183,29 @@ def archive_page(site: Site, include_drafts: bool) -> str:
     return "\n".join(lines)
 
 
+@functools.cache
+def _markdown_highlighter():
+    """Pygments' Markdown lexer and one HTML formatter, made once (a formatter builds its style table
+    when it is made, which is most of the cost of a short block); None without Pygments."""
+    try:
+        from pygments.formatters import HtmlFormatter
+        from pygments.lexers.markup import MarkdownLexer
+    except ImportError:
+        return None
+    return MarkdownLexer(), HtmlFormatter(wrapcode=True)
+
+
+def markdown_example(text: str) -> str:
+    """A Markdown example as a highlighted code block in plain HTML: the markup Material styles
+    (`<div class="highlight"><pre><span></span><code>`), written once for the rules page's 70-odd
+    examples instead of one formatter per fenced block (half of that page's conversion time)."""
+    h = _markdown_highlighter()
+    if h is None:
+        return f'<div class="highlight"><pre><span></span><code>{html.escape(text + chr(10), quote=False)}</code></pre></div>'
+    from pygments import highlight
+    return highlight(text + "\n", *h).rstrip("\n")
+
+
 def rules_page(site: Site) -> str:
     """写作规范: every rule with its code, severity and docs, generated from the registry."""
     conv = site.conv
@@ -212,7 +236,7 @@ def rules_page(site: Site) -> str:
                 lines += [f"*{title}*", "", doc_text(d[key]), ""]
         for key, title in (("bad", "反例"), ("good", "正例")):
             if d.get(key):
-                lines += [f"*{title}*", "", "`````markdown", d[key], "`````", ""]
+                lines += [f"*{title}*", "", markdown_example(d[key]), ""]
     return "\n".join(lines)
 
 

@@ -174,6 +174,10 @@ def test_rules_page_lists_every_rule(site):
     main = page.split('<div class="md-content"', 1)[1]
     assert "<figure" not in main and "<figcaption" not in main
     assert "&lt;figure&gt; with &lt;figcaption&gt;" in main
+    # every bad / good example is a highlighted code block (Pygments' Markdown lexer)
+    examples = sum(bool(r.doc_sections().get(k)) for r in REGISTRY.values() for k in ("bad", "good"))
+    assert main.count('<div class="highlight"><pre><span></span><code>') == examples > 60
+    assert '![<span class="nt">Roofline</span>](<span class="na">assets/roofline.svg</span>)' in main
 
 
 def test_home_and_archive(site):
