@@ -12,19 +12,17 @@
 """
 from __future__ import annotations
 
-import base64
 import functools
 import gc
 import hashlib
-import html
 import json
-import os
+import logging
 import re
 import sys
 import types
 from pathlib import Path
 
-from mkdocs.exceptions import PluginError
+from mkdocs.exceptions import Abort, PluginError
 from mkdocs.plugins import get_plugin_logger
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.toc import get_toc
@@ -36,7 +34,10 @@ if str(ROOT) not in sys.path:
 from serieskit import feed, pages  # noqa: E402
 from serieskit.config import ConfigError  # noqa: E402
 from serieskit.model import SERIES_DIR, Finding  # noqa: E402
+from serieskit.markup import escape, html  # noqa: E402
 from serieskit.render import apply_tooltips  # noqa: E402
+
+import csp  # noqa: E402  (hooks/csp.py: the Content-Security-Policy, known before any page is built)
 
 import serve_cache  # noqa: E402  (hooks/serve_cache.py: mkdocs serve re-converts only what an edit touched)
 from serieskit.session import SESSION, Build  # noqa: E402
@@ -50,17 +51,15 @@ VENDOR = {
     "katex": ("katex/dist", "assets/vendor/katex", ("katex.min.js", "katex.min.css", "contrib/auto-render.min.js", "fonts/")),
 }
 CSP_PLACEHOLDER = "__SERIES_CSP__"
-INLINE_SCRIPT = re.compile(r"<script(?P<attrs>[^>]*)>(?P<body>.*?)</script>", re.S | re.I)
-SCRIPT_TYPE = re.compile(r"""type\s*=\s*["']?([^"'\s>]+)""")
 
 
 class _State:
     command = "build"
     build: Build | None = None
     posts_by_src: dict = {}
-    hashes: set = set()
-    page_hashes: dict = {}
+    allowed: set = set()     # sha256 of the theme's own inline scripts (hooks/csp.py)
     policy: str = ""
+    errors: int = 0          # convention errors of this build: the strict gate counts them itself
     jieba_words: str | None = None    # the user dictionary jieba has loaded (one process, many serve builds)
 
 
@@ -74,18 +73,6 @@ def _root(config) -> Path:
 
 def _include_drafts() -> bool:
     return S.command == "serve"
-
-
-def _csp(hashes) -> str:
-    """The site's policy: everything from its own origin only; inline scripts only by hash (no
-    'unsafe-inline', no 'unsafe-eval'); inline styles allowed (mermaid writes them); data: images
-    for the icons Material's own stylesheet carries as data: URLs."""
-    script = " ".join(["'self'", *sorted(f"'sha256-{h}'" for h in hashes)])
-    return ("default-src 'self'; "
-            f"script-src {script}; "
-            "style-src 'self' 'unsafe-inline'; "
-            "img-src 'self' data:; font-src 'self'; connect-src 'self'; worker-src 'self'; "
-            "object-src 'none'; base-uri 'self'; form-action 'self'")
 
 
 def _vendor_files(config, root: Path) -> list[File]:
@@ -171,13 +158,23 @@ def _jieba_dictionary(config, build: Build, root: Path) -> None:
         search.config.jieba_dict_user = str(path)
 
 
+def _error(msg: str) -> None:
+    """A convention error: a WARNING (so MkDocs lists it with the others), or an ERROR when the
+    command line silenced warnings (`-q`): the findings are printed whatever the flags."""
+    S.errors += 1
+    if log.isEnabledFor(logging.WARNING):
+        log.warning(msg)
+    else:
+        log.error(msg)
+
+
 def _report(build: Build) -> None:
     errors = warnings = 0
     for f in build.findings:
         msg = f"{f.path}:{f.line}:{f.column}: {f.code} {f.message}"
         if f.severity == "error":
             errors += 1
-            log.warning(msg)
+            _error(msg)
         elif f.severity == "warning":
             warnings += 1
             log.info(f"warning: {msg}")
@@ -195,6 +192,7 @@ def on_startup(command, dirty=False):
 def on_config(config):
     root = _root(config)
     gc.unfreeze()   # the previous serve build's objects (see on_nav) may be collected again
+    S.errors = 0
     try:
         S.build = SESSION.build(root, _include_drafts())
     except ConfigError as exc:
@@ -204,8 +202,6 @@ def on_config(config):
     _jieba_dictionary(config, S.build, root)
     _utf8_search_index(config)
     config.extra.setdefault("scope", "/")  # one localStorage scope: Material's inline scripts are the same on every page
-    S.hashes = set()
-    S.page_hashes = {}
     if S.command == "serve":
         serve_cache.start_build(config)
         search = config.plugins.get("material/search") or config.plugins.get("search")
@@ -217,6 +213,11 @@ def on_config(config):
 
 
 def on_env(env, config, files):
+    try:
+        S.allowed = set(csp.theme_scripts(env, config).values())
+    except RuntimeError as exc:
+        raise PluginError(str(exc))
+    S.policy = csp.policy(S.allowed)
     if S.command == "serve":
         env.bytecode_cache = serve_cache.BYTECODE
     return env
@@ -260,12 +261,12 @@ def _nav(b: Build, files: Files) -> list:
         entries = [s.index_site_path]
         for p in site.series_posts(s.slug, b.include_drafts):
             title = f"{p.order}. {p.short_title}" if p.order is not None else p.short_title
-            entries.append({html.escape(title): p.site_path})
-        nav.append({html.escape(s.title): entries})
+            entries.append({_text(title): p.site_path})
+        nav.append({_text(s.title): entries})
     standalone = [p for p in b.published() if site.series_of(p) is None]
     if standalone:
         standalone.sort(key=lambda p: (p.date.isoformat() if p.date else "", p.rel), reverse=True)
-        nav.append({"随笔": [{html.escape(p.short_title): p.site_path} for p in standalone]})
+        nav.append({"随笔": [{_text(p.short_title): p.site_path} for p in standalone]})
     for title, uri in (("标签", "tags.md"), ("归档", "archive.md"), ("写作规范", "rules.md"),
                        ("性能", "performance.md"), ("关于", "about.md")):
         if files.get_file_from_path(uri) is not None:
@@ -289,6 +290,10 @@ def on_nav(nav, config, files):
     # still go when their last reference does, and on_config unfreezes for the next serve build).
     gc.freeze()
     return nav
+
+
+def _text(s: str) -> str:
+    return str(escape(s))
 
 
 def _source_name(page, post, config) -> str:
@@ -317,10 +322,10 @@ def _guard_render(page, where: str) -> None:
             what = f"{type(exc).__name__}: {str(exc)[:200]}".rstrip(": ")
             msg = (f"Markdown cannot render this page ({what}); look for deeply nested lists, quotes, "
                    f"HTML blocks or emphasis, and please report the file")
-            log.warning(f"{where}:1:1: SPEC002 {msg}")
+            _error(f"{where}:1:1: SPEC002 {msg}")
             page.series_render_error = [Finding(where, 1, 1, "SPEC002", "error", msg)]
-            page.content = (f'<div class="series-unrendered" role="alert">这一页无法渲染：'
-                            f'{html.escape(what)}。源文件：<code>{html.escape(where)}</code></div>')
+            page.content = html('<div class="series-unrendered" role="alert">这一页无法渲染：{}。'
+                                '源文件：<code>{}</code></div>', what, where)
             page.toc = get_toc([])
             page.present_anchor_ids = set()
             page.links_to_anchors = {}
@@ -337,11 +342,11 @@ def on_page_markdown(markdown, page, config, files):
     if post is not None:
         # MkDocs and Material print page.meta values into HTML unescaped (a title is HTML to them),
         # so only escaped text from the frontmatter reaches them: <title>, header, search index.
-        meta = {"title": html.escape(post.title), "tags": [html.escape(t) for t in post.tags]}
+        meta = {"title": _text(post.title), "tags": [_text(t) for t in post.tags]}
         if post.author:
-            meta["author"] = html.escape(post.author)
+            meta["author"] = _text(post.author)
         if post.summary:
-            meta["description"] = html.escape(post.summary)
+            meta["description"] = _text(post.summary)
         if post.is_draft:
             meta["status"] = "draft"
         page.meta = meta
@@ -353,12 +358,12 @@ def on_page_markdown(markdown, page, config, files):
     return markdown
 
 
-def on_page_content(html, page, config, files):
+def on_page_content(output, page, config, files):
     """Glossary tooltips: the rendered post carries marks; they become <abbr> elements here."""
     post = S.posts_by_src.get(page.file.src_uri)
     if post is None:
-        return html
-    return apply_tooltips(html, S.build.render(post).tooltips)
+        return output
+    return apply_tooltips(output, S.build.render(post).tooltips)
 
 
 def on_page_context(context, page, config, nav):
@@ -395,56 +400,35 @@ def _post_info(b: Build, post, page) -> dict:
 
 
 def on_post_template(output, template_name, config):
-    return _with_csp(output, Path(config.site_dir) / template_name)
+    return _with_csp(output, template_name)
 
 
 def on_post_page(output, page, config):
-    return _with_csp(output, Path(page.file.abs_dest_path))
+    return _with_csp(output, _source_name(page, S.posts_by_src.get(page.file.src_uri), config))
 
 
-def _script_hashes(output: str) -> set[str]:
-    """sha256 (base64) of every inline script of a page that runs (data blocks do not)."""
-    hashes = set()
-    for m in INLINE_SCRIPT.finditer(output):
-        attrs = m.group("attrs")
-        if re.search(r"""(?:^|\s)src\s*=""", attrs):
-            continue
-        t = SCRIPT_TYPE.search(attrs)
-        if t and t.group(1).lower() not in ("text/javascript", "module", "application/javascript"):
-            continue  # data blocks (application/json) do not run
-        hashes.add(base64.b64encode(hashlib.sha256(m.group("body").encode("utf-8")).digest()).decode())
-    return hashes
-
-
-def _with_csp(output: str, dest: Path) -> str:
-    """Fill the page's CSP meta tag: the site's own origin plus the hashes of its inline scripts."""
+def _with_csp(output: str, where: str) -> str:
+    """Fill the page's CSP meta tag; an inline script the policy does not know is an SEC001 error
+    (the browser would refuse it: a post's, a diagram's, or a theme feature's the policy lacks)."""
     if CSP_PLACEHOLDER not in output:
         return output
-    hashes = _script_hashes(output)
-    S.hashes |= hashes
-    S.page_hashes[str(dest)] = frozenset(hashes)
-    return output.replace(CSP_PLACEHOLDER, html.escape(_csp(hashes), quote=True), 1)
+    for start in csp.unknown_scripts(output, S.allowed):
+        _error(f"{where}:1:1: SEC001 the built page carries an inline script the site's policy does not "
+               f"allow (`{start}`); posts carry no scripts, and a theme feature's script belongs in "
+               f"hooks/csp.py THEME_SCRIPTS")
+    return output.replace(CSP_PLACEHOLDER, str(escape(S.policy)), 1)
 
 
 def on_post_build(config):
-    """`_headers` carries the site's policy; a page whose inline scripts differ from the others' gets
-    that same policy in its meta tag too, so that both always say the same."""
-    site_dir = Path(config.site_dir)
-    S.policy = _csp(S.hashes)
-    for dest, hashes in S.page_hashes.items():
-        if hashes != S.hashes and os.path.isfile(dest):
-            text = Path(dest).read_text(encoding="utf-8")
-            old = f'<meta http-equiv="Content-Security-Policy" content="{html.escape(_csp(hashes), quote=True)}">'
-            new = f'<meta http-equiv="Content-Security-Policy" content="{html.escape(S.policy, quote=True)}">'
-            Path(dest).write_text(text.replace(old, new, 1), encoding="utf-8")
-    S.page_hashes = {}
-    headers = ("/*\n"
-               f"  Content-Security-Policy: {S.policy}; frame-ancestors 'none'\n"
-               "  X-Content-Type-Options: nosniff\n"
-               "  Referrer-Policy: strict-origin-when-cross-origin\n")
-    (site_dir / "_headers").write_text(headers, encoding="utf-8")
+    """`_headers` carries the site's policy; under `--strict` (or `strict: true`) any convention error
+    fails the build, counted here rather than by MkDocs' logging (mkdocs/mkdocs#4126, #3991: with
+    `-q` or `-v` its own count misses warnings)."""
+    (Path(config.site_dir) / "_headers").write_text(csp.headers(S.policy), encoding="utf-8")
     if S.command == "serve":
         serve_cache.end_build()
+    if config.strict and S.errors:
+        raise Abort(f"Aborted with {S.errors} convention error(s) in strict mode "
+                    f"(details above; python scripts/lint.py lists them too)")
 
 
 class _JsonUtf8(types.ModuleType):
@@ -476,10 +460,14 @@ def _utf8_search_index(config) -> None:
 
 
 def on_serve(server, config, builder):
-    """`mkdocs serve` adds its live-reload script inline to every page it serves; allow exactly that
-    script by its hash in the page's policy (or the preview would never reload, and log a violation)."""
+    """`mkdocs serve` adds its live-reload script inline to every page it serves; the page's policy
+    allows exactly the scripts the server added to that response (or the preview would never reload).
+    MkDocs has no public hook for served responses: this wraps `LiveReloadServer._inject_js_into_html`
+    (tests/test_upstream.py fails when it changes)."""
     inject = getattr(server, "_inject_js_into_html", None)
     if inject is None:
+        log.warning("mkdocs serve: LiveReloadServer._inject_js_into_html is gone; live reload is blocked by the "
+                    "page's Content-Security-Policy (see hooks/series.py on_serve)")
         return server
 
     def inject_allowed(content: bytes, epoch) -> bytes:
@@ -488,7 +476,8 @@ def on_serve(server, config, builder):
         m = re.search(r'<meta http-equiv="Content-Security-Policy" content="([^"]*)">', text)
         if m is None:
             return out
-        policy = html.escape(_csp(_script_hashes(text)), quote=True)
+        added = csp.served_additions(content.decode("utf-8", "replace"), text)
+        policy = str(escape(csp.policy(S.allowed | {csp.sha256(b) for b in added})))
         return (text[:m.start(1)] + policy + text[m.end(1):]).encode("utf-8")
 
     server._inject_js_into_html = inject_allowed

@@ -142,9 +142,6 @@ def project_b(n: int, syn: Path) -> Path:
             block = re.sub(r"(?ms)^  - mermaid2:.*?(?=^  - |\Z)", "", block)
         elif key == "extra":
             block = "extra: {}\n"
-        elif key == "markdown_extensions":
-            block = block.replace("!!python/name:mermaid2.fence_mermaid_custom",
-                                  "!!python/name:pymdownx.superfences.fence_code_format")
         out.append(block)
     (proj / "mkdocs.yml").write_text("".join(out), encoding="utf-8")
     return proj

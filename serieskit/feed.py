@@ -1,10 +1,12 @@
-"""The Atom feed of the site (RFC 4287): the newest published posts, with their summaries."""
+"""The Atom feed of the site (RFC 4287): the newest published posts, with their summaries.
+
+Written through `markup.html` like every HTML fragment: markupsafe's escapes (`&lt;`, `&amp;`, `&#34;`,
+`&#39;`) are XML's too."""
 from __future__ import annotations
 
 import datetime as dt
 from urllib.parse import urljoin
-from xml.sax.saxutils import escape
-
+from .markup import html
 from .model import Post, Site
 
 ATOM_NS = "http://www.w3.org/2005/Atom"
@@ -28,30 +30,28 @@ def atom(site: Site, site_url: str, site_name: str, author: str, limit: int = 50
     posts = posts[:limit]
     updated = max((p.last_update for p in posts), default=site.today)
     out = ['<?xml version="1.0" encoding="utf-8"?>',
-           f'<feed xmlns="{ATOM_NS}" xml:lang="zh-CN">',
-           f"  <id>tag:{authority},2026:/</id>",
-           f"  <title>{escape(site_name)}</title>",
-           f"  <updated>{_ts(updated)}</updated>",
-           f'  <link rel="self" type="application/atom+xml" href="{escape(urljoin(base, "feed.xml"))}"/>',
-           f'  <link rel="alternate" type="text/html" href="{escape(base)}"/>',
-           f"  <author><name>{escape(author)}</name></author>",
+           html('<feed xmlns="{}" xml:lang="zh-CN">', ATOM_NS),
+           html("  <id>tag:{},2026:/</id>", authority),
+           html("  <title>{}</title>", site_name),
+           html("  <updated>{}</updated>", _ts(updated)),
+           html('  <link rel="self" type="application/atom+xml" href="{}"/>', urljoin(base, "feed.xml")),
+           html('  <link rel="alternate" type="text/html" href="{}"/>', base),
+           html("  <author><name>{}</name></author>", author),
            "  <generator>serieskit</generator>"]
     for p in posts:
         s = site.series_of(p)
-        url = urljoin(base, p.url_dir)
         out += ["  <entry>",
-                f"    <id>{escape(_tag_id(authority, p))}</id>",
-                f"    <title>{escape(p.title)}</title>",
-                f'    <link rel="alternate" type="text/html" href="{escape(url)}"/>',
-                f"    <published>{_ts(p.date)}</published>",
-                f"    <updated>{_ts(p.last_update)}</updated>",
-                f"    <author><name>{escape(p.author or author)}</name></author>"]
+                html("    <id>{}</id>", _tag_id(authority, p)),
+                html("    <title>{}</title>", p.title),
+                html('    <link rel="alternate" type="text/html" href="{}"/>', urljoin(base, p.url_dir)),
+                html("    <published>{}</published>", _ts(p.date)),
+                html("    <updated>{}</updated>", _ts(p.last_update)),
+                html("    <author><name>{}</name></author>", p.author or author)]
         if s is not None:
-            out.append(f'    <category term="{escape(s.slug, {chr(34): "&quot;"})}" label="{escape(s.title, {chr(34): "&quot;"})}"/>')
-        for t in p.tags:
-            out.append(f'    <category term="{escape(t, {chr(34): "&quot;"})}"/>')
+            out.append(html('    <category term="{}" label="{}"/>', s.slug, s.title))
+        out += [html('    <category term="{}"/>', t) for t in p.tags]
         if p.summary:
-            out.append(f'    <summary type="text">{escape(p.summary)}</summary>')
+            out.append(html('    <summary type="text">{}</summary>', p.summary))
         out.append("  </entry>")
     out.append("</feed>")
     return "\n".join(out) + "\n"

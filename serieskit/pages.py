@@ -11,48 +11,16 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import html
 import posixpath
 import re
 from urllib.parse import quote
 
+from .markup import Markup, doc_text, html, join, md_text
 from .model import Post, Series, Site
 from .rules import REGISTRY
 
 SEVERITY_ZH = {"error": "错误", "warning": "警告", "info": "提示"}
 SPACES = re.compile(r"\s+")
-
-
-def esc(s: str) -> str:
-    return html.escape(s, quote=True)
-
-
-CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1", re.S)
-
-
-def doc_text(s: str) -> str:
-    """A rule's prose as Markdown that shows what it says: `<figure>` written in the text (outside a
-    code span) is a word, not an element the browser would create (and swallow the sentence)."""
-    out, pos = [], 0
-    for m in CODE_SPAN.finditer(s):
-        out.append(s[pos:m.start()].replace("<", "&lt;").replace(">", "&gt;"))
-        out.append(m.group(0))
-        pos = m.end()
-    out.append(s[pos:].replace("<", "&lt;").replace(">", "&gt;"))
-    return "".join(out)
-
-
-MD_SPECIAL = re.compile(r"([\\`*_\[\]{}|])")
-
-
-def md_text(s: str) -> str:
-    """Frontmatter or manifest text as literal Markdown: HTML escaped (a title `<script>` shows as
-    text), and backslashes before what would make links, code, emphasis, attribute lists or table
-    cells of it."""
-    return MD_SPECIAL.sub(r"\\\1", html.escape(s, quote=True))
-
-
-md_link_text = md_text
 
 
 def visible_posts(site: Site, include_drafts: bool) -> list[Post]:
@@ -108,36 +76,37 @@ def series_index(series: Series, site: Site, include_drafts: bool) -> str:
     items: list[tuple[float, str]] = []
     for p in posts:
         st = p.stats(site.conv)
-        draft = ' <span class="series-badge series-badge--draft">草稿</span>' if p.is_draft else ""
+        draft = Markup(' <span class="series-badge series-badge--draft">草稿</span>') if p.is_draft else ""
         order = p.order if p.order is not None else 10 ** 6
-        summary = f'<span class="series-index__summary">{esc(p.summary)}</span>' if p.summary else ""
-        items.append((order, (
-            f'<li class="series-index__item" value="{order}">'
-            f'<span class="series-index__order">{order}</span>'
-            f'<span class="series-index__body">'
-            f'<a href="{esc(href(url_dir(page), p.url_dir))}">{esc(p.title)}</a>{draft}'
-            f'<span class="series-index__meta">{esc(p.date.isoformat() if p.date else "")} · '
-            f'{st.cjk_chars:,} 字 · 约 {st.minutes} 分钟</span>{summary}</span></li>')))
+        summary = html('<span class="series-index__summary">{}</span>', p.summary) if p.summary else ""
+        items.append((order, html(
+            '<li class="series-index__item" value="{order}">'
+            '<span class="series-index__order">{order}</span>'
+            '<span class="series-index__body">'
+            '<a href="{href}">{title}</a>{draft}'
+            '<span class="series-index__meta">{date} · {chars:,} 字 · 约 {minutes} 分钟</span>{summary}</span></li>',
+            order=order, href=href(url_dir(page), p.url_dir), title=p.title, draft=draft,
+            date=p.date.isoformat() if p.date else "", chars=st.cjk_chars, minutes=st.minutes, summary=summary)))
     published_titles = {p.title for p in posts}
     for pl in series.planned:
         if pl.title in published_titles:
             continue
         order = pl.order if pl.order is not None else 10 ** 6 + 1
-        summary = f'<span class="series-index__summary">{esc(pl.summary)}</span>' if pl.summary else ""
-        items.append((order + 0.5 if pl.order is None else order, (
-            f'<li class="series-index__item series-index__item--planned" value="{pl.order or ""}">'
-            f'<span class="series-index__order">{pl.order if pl.order is not None else "·"}</span>'
-            f'<span class="series-index__body"><span class="series-planned">{esc(pl.title)}'
-            f'<span class="series-badge">在做</span></span>{summary}</span></li>')))
+        summary = html('<span class="series-index__summary">{}</span>', pl.summary) if pl.summary else ""
+        items.append((order + 0.5 if pl.order is None else order, html(
+            '<li class="series-index__item series-index__item--planned" value="{value}">'
+            '<span class="series-index__order">{shown}</span>'
+            '<span class="series-index__body"><span class="series-planned">{title}'
+            '<span class="series-badge">在做</span></span>{summary}</span></li>',
+            value=pl.order or "", shown=pl.order if pl.order is not None else "·", title=pl.title, summary=summary)))
     items.sort(key=lambda t: t[0])
     n_pub = sum(1 for p in posts if not p.is_draft)
     lines = [f"# {md_text(series.index_title)}", ""]
     if series.description:
         lines += [md_text(series.description), ""]
-    lines += [f'<p class="series-index__count">已发布 {n_pub} 篇，计划中 '
-              f'{sum(1 for pl in series.planned if pl.title not in published_titles)} 篇。'
-              f'按系列顺序排列，灰色条目标注“在做”。</p>', ""]
-    lines += ['<ol class="series-index">'] + [t for _, t in items] + ["</ol>", ""]
+    lines += [html('<p class="series-index__count">已发布 {} 篇，计划中 {} 篇。按系列顺序排列，灰色条目标注“在做”。</p>',
+                   n_pub, sum(1 for pl in series.planned if pl.title not in published_titles)), ""]
+    lines += ['<ol class="series-index">', *(t for _, t in items), "</ol>", ""]
     return "\n".join(lines)
 
 
@@ -150,15 +119,15 @@ def tags_page(site: Site, include_drafts: bool) -> str:
     if not by_tag:
         return "\n".join(lines + ["还没有带标签的文章。", ""])
     order = sorted(by_tag, key=lambda t: (-len(by_tag[t]), t))
-    lines.append('<p class="series-tags">' + " ".join(
-        f'<a class="series-tag" href="#{quote(tag_anchor(t))}">{esc(t)} <span>{len(by_tag[t])}</span></a>'
-        for t in order) + "</p>")
+    lines.append(html('<p class="series-tags">{}</p>', join(" ", (
+        html('<a class="series-tag" href="#{}">{} <span>{}</span></a>', quote(tag_anchor(t)), t, len(by_tag[t]))
+        for t in order))))
     lines.append("")
     for t in order:
         lines += [f"## {md_text(t)} {{ #{tag_anchor(t)} }}", "", "<ul>"]
         for p in sorted(by_tag[t], key=lambda p: (p.date.isoformat() if p.date else "", p.rel), reverse=True):
-            lines.append(f'<li><a href="{esc(href(url_dir("tags.md"), p.url_dir))}">{esc(p.title)}</a>'
-                         f' <span class="series-meta">{p.date.isoformat() if p.date else ""}</span></li>')
+            lines.append(html('<li><a href="{}">{}</a> <span class="series-meta">{}</span></li>',
+                              href(url_dir("tags.md"), p.url_dir), p.title, p.date.isoformat() if p.date else ""))
         lines += ["</ul>", ""]
     return "\n".join(lines)
 
@@ -176,9 +145,9 @@ def archive_page(site: Site, include_drafts: bool) -> str:
             where = ""
             s = site.series_of(p)
             if s is not None:
-                where = f" · {esc(s.title)} 第 {p.order} 篇" if p.order is not None else f" · {esc(s.title)}"
-            lines.append(f'<li>{p.date.isoformat()} <a href="{esc(href(url_dir("archive.md"), p.url_dir))}">'
-                         f'{esc(p.title)}</a><span class="series-meta">{where}</span></li>')
+                where = f" · {s.title} 第 {p.order} 篇" if p.order is not None else f" · {s.title}"
+            lines.append(html('<li>{} <a href="{}">{}</a><span class="series-meta">{}</span></li>',
+                              p.date.isoformat(), href(url_dir("archive.md"), p.url_dir), p.title, where))
         lines += ["</ul>", ""]
     return "\n".join(lines)
 
@@ -201,7 +170,7 @@ def markdown_example(text: str) -> str:
     examples instead of one formatter per fenced block (half of that page's conversion time)."""
     h = _markdown_highlighter()
     if h is None:
-        return f'<div class="highlight"><pre><span></span><code>{html.escape(text + chr(10), quote=False)}</code></pre></div>'
+        return html('<div class="highlight"><pre><span></span><code>{}</code></pre></div>', text + "\n")
     from pygments import highlight
     return highlight(text + "\n", *h).rstrip("\n")
 
@@ -218,8 +187,9 @@ def rules_page(site: Site) -> str:
              "## 配色 { #palette }", "",
              "| 颜色 | 填充 fill | 描边 stroke | mermaid 写法 |", "|---|---|---|---|"]
     for c in conv.palette:
-        lines.append(f'| <span class="series-swatch" style="background:{c.fill};border-color:{c.stroke}"></span> '
-                     f"{c.zh} `{c.name}` | `{c.fill}` | `{c.stroke}` | `class A {c.name}` 或 `A:::{c.name}` |")
+        swatch = html('<span class="series-swatch" style="background:{};border-color:{}"></span>', c.fill, c.stroke)
+        lines.append(f"| {swatch} {md_text(c.zh)} `{c.name}` | `{c.fill}` | `{c.stroke}` | "
+                     f"`class A {c.name}` 或 `A:::{c.name}` |")
     lines += ["", "中性色：" + "、".join(f"{k} `{v}`" for k, v in conv.neutrals.items()) + "。", "",
               "## 规则一览 { #rules }", "", "| 代码 | 名称 | 级别 | 适用 | 自动修复 |", "|---|---|---|---|---|"]
     for code, r in REGISTRY.items():
@@ -248,9 +218,9 @@ def latest_posts(site: Site, page_site_path: str, include_drafts: bool, n: int =
     for p in posts:
         s = site.series_of(p)
         where = f"{md_text(s.title)} · 第 {p.order} 篇 · " if s is not None and p.order is not None else ""
-        summary = f'<span class="series-index__summary">{md_text(p.summary)}</span>' if p.summary else ""
-        out.append(f'- [{md_link_text(p.title)}]({link_from(page_site_path, p.site_path)})'
-                   f'<span class="series-index__meta">{where}{post_meta_line(p, site)}</span>{summary}')
+        summary = html('<span class="series-index__summary">{}</span>', Markup(md_text(p.summary))) if p.summary else ""
+        meta = html('<span class="series-index__meta">{}{}</span>', Markup(where), post_meta_line(p, site))
+        out.append(f"- [{md_text(p.title)}]({link_from(page_site_path, p.site_path)}){meta}{summary}")
     out += ["", "</div>"]
     return "\n".join(out)
 
@@ -260,7 +230,7 @@ def series_cards(site: Site, page_site_path: str, include_drafts: bool) -> str:
     for s in site.series.values():
         posts = site.series_posts(s.slug, include_drafts)
         n_pub = sum(1 for p in posts if not p.is_draft)
-        out += [f"-   **[{md_link_text(s.index_title)}]({link_from(page_site_path, s.index_site_path)})**", "",
+        out += [f"-   **[{md_text(s.index_title)}]({link_from(page_site_path, s.index_site_path)})**", "",
                 "    ---", "", f"    {md_text(s.description)}", "",
                 f"    已发布 {n_pub} 篇 · 计划中 {len(s.planned)} 篇", ""]
     out += ["</div>"]

@@ -6,7 +6,6 @@ The output needs the Markdown extensions `md_in_html` and `attr_list`.
 """
 from __future__ import annotations
 
-import html
 import re
 from dataclasses import dataclass, field
 
@@ -15,7 +14,7 @@ from .lead import QUOTE_PREFIX, banner, sister_line
 from .markdown import MAX_NESTING
 from .mermaid import analyse, mermaid_fences
 from .model import GlossaryEntry, Post, Site
-from .pages import md_text
+from .markup import Markup, html, join, md_text
 
 GLOSSARY_PLACEHOLDER = "<!-- glossary-table -->"
 INLINE_MATH = re.compile(r"(?<!\\)\$(?!\s)[^$\n]+?(?<![\s\\])\$|\\\(.+?\\\)")
@@ -48,12 +47,10 @@ def apply_tooltips(html_text: str, tooltips: list[str]) -> str:
 
     def abbr(m: re.Match) -> str:
         k = ord(m.group(1)) - TIP_BASE
-        return f'<abbr class="series-term" title="{tooltips[k]}">{m.group(2)}</abbr>' if k < len(tooltips) else m.group(0)
+        if k >= len(tooltips):
+            return m.group(0)
+        return html('<abbr class="series-term" title="{}">{}</abbr>', tooltips[k], Markup(m.group(2)))
     return TIP_MARK.sub(abbr, html_text)
-
-
-def esc(s: str) -> str:
-    return html.escape(s, quote=True)
 
 
 # --- glossary matching ------------------------------------------------------------------------------
@@ -120,7 +117,7 @@ def glossary_table(site: Site, post: Post, entries: list[GlossaryEntry]) -> list
         if e.post:
             target = next((p for p in site.by_slug.get(e.post, []) if p.series_slug == post.series_slug), None)
             if target is not None and target is not post and not target.is_draft:
-                see = f"[{target.short_title}]({site.rel_link(post, target.site_path)})"
+                see = f"[{md_text(target.short_title)}]({site.rel_link(post, target.site_path)})"
             elif target is post:
                 see = "本文"
         cells = [e.term, e.en, e.abbr, e.desc, see]
@@ -151,17 +148,18 @@ def render_post(post: Post, site: Site, include_drafts: bool = False) -> Rendere
                 kind, target = site.resolve(post, item.href)
                 tp = site.post_at(target) if kind == "page" else None
                 if tp is not None and tp.is_draft and not include_drafts:
-                    parts.append(f'<span class="series-planned">{esc(item.label)}</span>')
+                    parts.append(html('<span class="series-planned">{}</span>', item.label))
                     continue
-                note = f'<span class="series-sister__note">{esc(item.note)}</span>' if item.note else ""
-                parts.append(f"[{item.label}]({item.href}){note}")
+                note = html('<span class="series-sister__note">{}</span>', item.note) if item.note else ""
+                # the author's own Markdown link, as written in the post (SEC001 lints it)
+                parts.append(Markup(f"[{item.label}]({item.href})") + note)
             else:
-                badge = '<span class="series-badge">在做</span>' if item.marked else ""
-                parts.append(f'<span class="series-planned">{esc(item.label)}{badge}</span>')
+                badge = Markup('<span class="series-badge">在做</span>') if item.marked else ""
+                parts.append(html('<span class="series-planned">{}{}</span>', item.label, badge))
         sep = ' <span class="series-sister__sep" aria-hidden="true">·</span> '
         end = max(i.end_line or i.line for i in sl.items)
-        block(sl.line, end, [f'<nav class="series-sister" aria-label="姊妹篇" markdown="span">'
-                             f'<span class="series-sister__label">姊妹篇</span> {sep.join(parts)}</nav>'])
+        block(sl.line, end, [html('<nav class="series-sister" aria-label="姊妹篇" markdown="span">'
+                                  '<span class="series-sister__label">姊妹篇</span> {}</nav>', join(sep, parts))])
 
     # timeliness banner -> a notice, "可能已过时" when stale
     b = banner(post, conv) if series else None
@@ -178,9 +176,10 @@ def render_post(post: Post, site: Site, include_drafts: bool = False) -> Rendere
         extra = ""
         if stale:
             out.stale_days = (site.today - last).days
-            extra = (f'<strong class="series-banner__stale">可能已过时：本文最后更新于 {last.isoformat()}，'
-                     f'距今已超过 {days} 天，部分内容可能已经变化。</strong><br>')
-        block(b.line, end, [f'<div class="{cls}" role="note" markdown="span">{extra}{text}</div>'])
+            extra = html('<strong class="series-banner__stale">可能已过时：本文最后更新于 {}，'
+                         '距今已超过 {} 天，部分内容可能已经变化。</strong><br>', last.isoformat(), days)
+        # the banner's text is the author's Markdown, rendered as such (markdown="span")
+        block(b.line, end, [html('<div class="{}" role="note" markdown="span">{}{}</div>', cls, extra, Markup(text))])
 
     # figures -> <figure> with <figcaption>
     for fig in figures(post):
@@ -189,9 +188,10 @@ def render_post(post: Post, site: Site, include_drafts: bool = False) -> Rendere
         img_line = post.line(fig.image.line)
         img_md = img_line[:fig.image.close_col - 1].strip()
         cap = post.line(fig.caption_line).strip()
+        # the image and the caption are the author's Markdown, rendered as such
         block(fig.image.line, fig.caption_line, [
             '<figure class="series-figure" markdown="span">', img_md,
-            f'<figcaption markdown="span">{cap}</figcaption>', "</figure>"])
+            html('<figcaption markdown="span">{}</figcaption>', Markup(cap)), "</figure>"])
 
     # mermaid: palette classes injected into every diagram that accepts classDef
     for fence in mermaid_fences(post):
@@ -205,8 +205,8 @@ def render_post(post: Post, site: Site, include_drafts: bool = False) -> Rendere
     # blocks nested too deep for Python-Markdown (SYN002): a note instead of a RecursionError
     for d in post.body.deep:
         span = f"第 {d.start}–{d.end} 行" if d.end > d.start else f"第 {d.start} 行"
-        block(d.start, d.end, [f'<div class="series-unrendered" role="note">{span}的列表或引用嵌套 {d.depth} 层'
-                               f'（超过 {MAX_NESTING} 层），无法渲染，这里略去（SYN002）。</div>'])
+        block(d.start, d.end, [html('<div class="series-unrendered" role="note">{}的列表或引用嵌套 {} 层'
+                                    '（超过 {} 层），无法渲染，这里略去（SYN002）。</div>', span, d.depth, MAX_NESTING)])
 
     # the glossary table placeholder
     entries = series.glossary if series else []
@@ -314,9 +314,11 @@ def _tooltips(post: Post, entries: list[GlossaryEntry],
             if marks:
                 new = new[:a] + TIP_OPEN + chr(TIP_BASE + k) + new[a:b] + TIP_CLOSE + new[b:]
             else:
-                new = new[:a] + f'<abbr class="series-term" title="{esc(tooltip(e))}">{new[a:b]}</abbr>' + new[b:]
+                # the term as the author wrote it (Markdown), inside an element whose title is escaped
+                tag = html('<abbr class="series-term" title="{}">{}</abbr>', tooltip(e), Markup(new[a:b]))
+                new = new[:a] + str(tag) + new[b:]   # str: Markup would escape the rest of the line
         if marks:
-            titles.extend(esc(tooltip(e)) for _, _, e in edits)
+            titles.extend(tooltip(e) for _, _, e in edits)
         out[n] = new
         terms.extend(e.term for _, _, e in edits)
         if len(done) == len(entries):

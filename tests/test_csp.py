@@ -1,18 +1,25 @@
 """The Content-Security-Policy as written (the browser side is tests/test_csp_browser.py): only the
 site's own origin for scripts, styles, fonts, images, connections and workers; no eval; inline scripts
 only by hash, never 'unsafe-inline' in script-src; the meta tag of every page and `_headers` carry the
-same policy, and every inline script that runs is covered by it.
+same policy. The hashes are those of the theme's own inline scripts, known before any page is built
+(hooks/csp.py THEME_SCRIPTS): an inline script anything else puts into a page is not allowed, and the
+build reports it (SEC001), so a strict build fails.
 """
 from __future__ import annotations
 
 import base64
 import hashlib
+import html
 import re
+import sys
 
 import html5lib
 import pytest
 
-from sitebuild import build, make_project
+from sitebuild import ROOT, build, make_project
+
+sys.path.insert(0, str(ROOT / "hooks"))
+import csp  # noqa: E402
 
 EXPECTED = {
     "default-src": ["'self'"],
@@ -55,12 +62,19 @@ def sha(text: str) -> str:
 def site(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("csp-policy")
     proj = make_project(tmp)
-    # a page of docs/ with an inline script of its own: its hash must reach every policy
+    # a page of docs/ with an inline script of its own: it must NOT reach any policy
     (proj / "docs" / "extra.md").write_text("# 额外\n\n<script>window.__extra = 1;</script>\n", encoding="utf-8")
     out = tmp / "site"
     r = build(proj, out, strict=False)
     assert r.returncode == 0, r.stderr[-3000:]
+    (tmp / "build.log").write_text(r.stderr, encoding="utf-8")
     return out
+
+
+def test_the_allowed_scripts_are_the_themes_own_pinned_list():
+    """The list is short and written down; a new entry is a decision, not something a page brings."""
+    assert csp.THEME_SCRIPTS == ("partials/javascripts/base.html", "partials/javascripts/palette.html",
+                                 "partials/javascripts/content.html")
 
 
 def test_the_policy_allows_only_the_sites_own_origin_and_no_eval(site):
@@ -83,17 +97,29 @@ def test_meta_and_headers_carry_the_same_policy_on_every_page(site):
         text = page.read_text(encoding="utf-8")
         metas = re.findall(r'<meta http-equiv="Content-Security-Policy" content="([^"]+)">', text)
         assert len(metas) == 1, page
-        assert parse(metas[0].replace("&#x27;", "'")) == header, page
+        assert parse(html.unescape(metas[0])) == header, page
         head = text.split("</head>", 1)[0]
         first = min(i for i in (head.find("<script"), head.find("<link"), head.find("<style")) if i >= 0)
         assert head.find('http-equiv="Content-Security-Policy"') < first, f"{page}: the policy comes too late"
 
 
-def test_every_inline_script_that_runs_is_allowed_by_hash(site):
-    allowed = set(parse(header_policy(site))["script-src"])
+def test_the_policy_allows_the_themes_scripts_and_nothing_a_page_brings(site):
+    allowed = set(parse(header_policy(site))["script-src"]) - {"'self'"}
+    assert len(allowed) == len(csp.THEME_SCRIPTS)
     seen = set()
     for page in site.rglob("*.html"):
         for body in inline_scripts(page.read_text(encoding="utf-8")):
-            assert sha(body) in allowed, (page, body[:120])
             seen.add(sha(body))
-    assert sha("window.__extra = 1;") in seen and seen == allowed - {"'self'"}
+    assert sha("window.__extra = 1;") in seen           # the page carries it...
+    assert sha("window.__extra = 1;") not in allowed    # ...and the policy does not allow it
+    assert seen - allowed == {sha("window.__extra = 1;")}
+    log = (site.parent / "build.log").read_text(encoding="utf-8")
+    assert re.search(r"docs/extra\.md:1:1: SEC001 the built page carries an inline script", log), log[-2000:]
+
+
+def test_a_page_with_a_script_of_its_own_fails_a_strict_build(tmp_path):
+    proj = make_project(tmp_path)
+    (proj / "docs" / "extra.md").write_text("# 额外\n\n<script>window.__extra = 1;</script>\n", encoding="utf-8")
+    r = build(proj, tmp_path / "site", strict=True)
+    assert r.returncode == 1
+    assert "docs/extra.md:1:1: SEC001" in r.stderr and "Traceback" not in r.stderr, r.stderr[-2000:]

@@ -59,23 +59,37 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
+class StaticHost:
+    """A static host for a built site on 127.0.0.1 that sends the site's `_headers` with every file.
+    Its address is known before the build (site_url must be it: Material's instant navigation only
+    follows links of its own site_url); `start()` once the site is built."""
+
+    def __init__(self, out: Path):
+        self.out = out
+        self.handler = type("SiteHandler", (Handler,), {"site_headers": []})
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0),
+                                                      functools.partial(self.handler, directory=str(out)))
+        self.base = f"http://127.0.0.1:{self.server.server_address[1]}/"
+
+    def start(self):
+        self.handler.site_headers = headers_of(self.out)
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def stop(self):
+        self.server.shutdown()
+        self.server.server_close()
+
+
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("csp")
-    out = tmp / "site"
-    handler = type("SiteHandler", (Handler,), {"site_headers": []})
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(handler, directory=str(out)))
-    base = f"http://127.0.0.1:{server.server_address[1]}/"
-    # site_url is this server: Material's instant navigation only follows links of its own site_url
+    out = tmp_path_factory.mktemp("csp") / "site"
+    host = StaticHost(out)
     # (not --strict: the posts' own link problems are not this test's business)
-    r = mkdocs(ROOT, "build", "-d", str(out), SITE_URL=base)
+    r = mkdocs(ROOT, "build", "-d", str(out), SITE_URL=host.base)
     assert r.returncode == 0, r.stderr[-3000:]
-    handler.site_headers = headers_of(out)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield out, base
-    server.shutdown()
-    server.server_close()
+    host.start()
+    yield out, host.base
+    host.stop()
     shutil.rmtree(out, ignore_errors=True)
 
 

@@ -1,8 +1,9 @@
 """Every frontmatter, manifest and glossary value that reaches HTML is escaped: a title, tag, summary,
 author, series title or description, planned title or glossary text holding `<script>`, an event
 handler, a `javascript:` link or a Markdown attribute list shows as text on the built pages (post
-header, nav, <title>, meta tags, series index, tags page, archive, home, glossary table), in the feed
-and in the search index, and adds nothing that runs.
+header, nav, <title>, meta tags, series index, tags page, archive, home, glossary table and the post
+titles it links, tooltips), in the feed and in the search index, and adds nothing that runs. A
+diagram's source reaches the page as text, exactly as written.
 """
 from __future__ import annotations
 
@@ -17,10 +18,12 @@ import yaml
 
 from sitebuild import build, make_project
 
-P = ("<script>alert(1)</script><img src=x onerror=alert(2)> *强调* [链](javascript:alert(4))"
+P = ("</title><script>alert(1)</script><img src=x onerror=alert(2)> *强调* [链](javascript:alert(4))"
      '{: onclick="alert(3)" } & "双" \'单\' </title>')
 TITLE = f"第二篇 {P}：投机解码"
 ATOM = "{http://www.w3.org/2005/Atom}"
+DIAGRAM = ('flowchart LR\n  A["x < y & z"] --> B["第一行<br/>第二行"]\n  B --> C["</pre></code></div>"]\n'
+           '  C --> D["</script> &amp; \'引号\' \\"双\\""]')
 
 
 def _set_frontmatter(path, **values):
@@ -47,6 +50,11 @@ def site(tmp_path_factory):
     glossary = yaml.safe_load((demo / "glossary.yml").read_text(encoding="utf-8"))
     glossary.append({"term": "注入术语", "en": f"En {P}", "desc": f"解释 {P}"})
     (demo / "glossary.yml").write_text(yaml.safe_dump(glossary, allow_unicode=True), encoding="utf-8")
+    # the first post's glossary table links the second post by its (hostile) title; its prose gets the
+    # hostile tooltip; its diagram carries the characters that break a page when written unescaped
+    with open(demo / "first.md", "a", encoding="utf-8") as fh:
+        fh.write("\n## 附录：术语\n\n注入术语在这里第一次出现。\n\n<!-- glossary-table -->\n\n"
+                 "```mermaid\n" + DIAGRAM + "\n```\n")
     out = tmp / "out"
     r = build(proj, out)
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
@@ -101,7 +109,7 @@ def test_post_page_shows_the_values_as_text(site):
     metas = {m.get("name"): m.get("content") for m in tree.iter("meta") if m.get("name")}
     assert metas["description"] == f"摘要 {P}" and metas["author"] == f"作者 {P}"
     nav = " ".join(text(a) for a in find(tree, "md-nav__link"))
-    assert "3. 第二篇 <script>alert(1)</script>" in nav and f"系列 {P}" in nav
+    assert "3. 第二篇 </title><script>alert(1)</script>" in nav and f"系列 {P}" in nav
     glossary = [text(td) for td in tree.iter("td")]
     assert f"解释 {P}" in glossary and f"En {P}" in glossary
     prev = find(tree, "series-nav__prev", "a")
@@ -157,3 +165,19 @@ def test_feed_and_search_index_carry_text(site):
 
     assert shown(entries[0]["title"]) == TITLE
     assert [shown(t) for t in entries[0]["tags"]] == ["推理", P]
+
+
+def test_glossary_table_and_tooltips_show_titles_and_descriptions_as_text(site):
+    tree = doc(site, "demo/first/index.html")
+    links = [text(a) for td in tree.iter("td") for a in td.iter("a")]
+    assert any(a.startswith("第二篇 </title><script>alert(1)</script><img src=x onerror=alert(2)>") for a in links), links
+    titles = [a.get("title") for a in find(tree, "series-term", "abbr")]
+    assert f"En {P}：解释 {P}" in titles, titles
+
+
+def test_a_diagram_reaches_the_page_as_the_text_the_author_wrote(site):
+    tree = doc(site, "demo/first/index.html")
+    sources = ["".join(pre.itertext()) for pre in find(tree, "mermaid", "pre")]
+    authored = [[ln for ln in src.rstrip("\n").splitlines() if not ln.lstrip().startswith("classDef ")]
+                for src in sources]   # the palette's classDef lines are the build's own addition
+    assert DIAGRAM.splitlines() in authored, sources

@@ -1,6 +1,7 @@
 import re
 
 from . import Hit, Rule
+from ..mermaid import mermaid_fences
 
 
 # An encoded control character or space (code 0-32): decimal or hex, leading zeros, `;` optional.
@@ -38,6 +39,8 @@ SCHEME_AFTER_EQUALS = re.compile(r"\s*[\"']?(?:" + SCHEME + ")", re.I)
 TAG = re.compile(r"<\s*/?\s*(?P<tag>script|iframe|frame|frameset|object|embed)(?=[\s/>]|$)", re.I)
 # a tag name is anything up to whitespace, `/` or `>` (`<scr[a]: onclick=…>` is an element to a browser)
 HANDLER = re.compile(r"<[A-Za-z][^\s/>]*(?:\s+[^<>]*?)??[\s/\"'](?P<attr>on[a-z]+)\s*=", re.I | re.S)
+# a diagram's `click A href "javascript:…"` (links inside labels are attributes, found above)
+DIAGRAM_CLICK = re.compile(r"^\s*click\s.*?[\"'](?P<scheme>" + SCHEME + ")", re.I)
 ATTR_LIST_HANDLER = re.compile(r"\{[^{}\n]*?(?<![\w-])(?P<attr>on[a-z]+)\s*=", re.I)
 
 
@@ -49,7 +52,9 @@ class UnsafeHtml(Rule):
     event handler on any element (`onclick=`, `onerror=`, … also in a `{: attr list }`), a
     `javascript:` / `vbscript:` / `data:text/html` URL in a link or attribute (also when
     entity-encoded or split by whitespace), or an `<iframe>` / `<frame>` / `<object>` / `<embed>`.
-    The same text inside code spans, code fences or HTML comments is not reported.
+    The same text inside code spans, code fences or HTML comments is not reported, except in a
+    mermaid diagram: its labels are HTML (`htmlLabels`), so a diagram's source is checked like
+    prose, and a script URL in its `click … href` is reported too.
 
     Why:
     Posts are content, not code: the site ships a strict Content-Security-Policy, and a script in a
@@ -59,6 +64,10 @@ class UnsafeHtml(Rule):
     <img src="x.png" onerror="alert(1)">
     [点我](javascript:alert(1))
     <iframe src="https://example.com"></iframe>
+    ```mermaid
+    flowchart LR
+        A["<img src=x onerror=alert(1)>"]
+    ```
 
     Good:
     ![图](assets/x.svg)
@@ -70,8 +79,9 @@ class UnsafeHtml(Rule):
     def check(self, post, ctx):
         # prose (code and comments blanked out), except in raw HTML blocks, where backticks are no code spans
         raw_html, prose = post.body.raw_html, post.body.prose
+        diagram = {n for f in mermaid_fences(post) for n in range(f.start + 1, f.end or post.nlines + 1)}
         lines = range(post.body_start, post.nlines + 1)
-        texts = [raw_html.get(ln) or prose.get(ln, "") for ln in lines]
+        texts = [post.line(ln) if ln in diagram else raw_html.get(ln) or prose.get(ln, "") for ln in lines]
         text = "\n".join(texts)
         if not any(c in text for c in "<:&{") or not text:
             return
@@ -116,6 +126,13 @@ class UnsafeHtml(Rule):
                 continue
             seen.add((ln, col))
             yield Hit(ln, col, "a script URL (`javascript:` or similar, possibly encoded); link a page or file instead")
+        for n in sorted(diagram):
+            for m in DIAGRAM_CLICK.finditer(post.line(n)):
+                col = m.end() - len(m.group("scheme").lstrip()) + 1
+                if (n, col) not in seen:
+                    seen.add((n, col))
+                    yield Hit(n, col, "a script URL (`javascript:` or similar) in a diagram; "
+                                                "link a page or file instead")
 
 
 def _positions(text: str, ch: str):

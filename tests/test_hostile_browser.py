@@ -1,0 +1,138 @@
+"""Hostile content in a real browser (Debian's Chromium): scripts and event handlers in diagram
+labels, markup in a title, summary, tags, glossary description and planned title. The site is built
+without --strict (a strict build refuses it: SEC001) and served with its `_headers`, as a static host
+would. Nothing of it runs, no page logs a CSP violation, the text shows as written, and a label with
+`<br/>` draws on two lines.
+
+One exception, and it is mermaid's own: an `<img onerror>` in a label reaches mermaid's sanitizer
+(DOMPurify), which parses the label in an inert document to strip the handler; Chromium reports each
+handler it meets there as a `script-src-attr` violation, although nothing runs. That diagram stands in
+a post of its own, and the test allows exactly those reports on that page, from that file."""
+from __future__ import annotations
+
+import pytest
+import yaml
+
+from sitebuild import make_project, mkdocs
+from test_csp_browser import INIT, StaticHost, urls
+
+MARKUP = "<img src=x onerror=window.__pwned=1><script>window.__pwned=2</script> & \"x\""
+DIAGRAM = """
+## 附录：图
+
+```mermaid
+flowchart LR
+  P2["<script>window.__pwned=3</script>脚本"] --> P4["第一行<br/>第二行"]
+  P4 --> P5["x < y & z"]
+  click P5 href "javascript:window.__pwned=5"
+```
+"""
+DRAWN = "() => [...document.querySelectorAll('.mermaid')].every(e => e.shadowRoot && e.shadowRoot.querySelector('svg g'))"
+HANDLER_DIAGRAM = """
+## 附录：图
+
+```mermaid
+flowchart LR
+  P3["<img src=x onerror=window.__pwned=4>图片"] --> P6["终点"]
+```
+"""
+
+
+def _frontmatter(path, **values):
+    _, head, body = path.read_text(encoding="utf-8").split("---\n", 2)
+    meta = yaml.safe_load(head)
+    meta.update(values)
+    path.write_text("---\n" + yaml.safe_dump(meta, allow_unicode=True, sort_keys=False) + "---\n" + body, encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("hostile")
+    proj = make_project(tmp)
+    demo = proj / "series" / "demo"
+    _frontmatter(demo / "second.md", title=f"第二篇 {MARKUP}", summary=f"摘要 {MARKUP}", tags=["推理", f"标签 {MARKUP}"])
+    with open(demo / "first.md", "a", encoding="utf-8") as fh:
+        fh.write(DIAGRAM)
+    with open(demo / "second.md", "a", encoding="utf-8") as fh:
+        fh.write(HANDLER_DIAGRAM)
+    manifest = yaml.safe_load((demo / "series.yml").read_text(encoding="utf-8"))
+    manifest["planned"].append({"title": f"计划 {MARKUP}", "order": 8})
+    (demo / "series.yml").write_text(yaml.safe_dump(manifest, allow_unicode=True), encoding="utf-8")
+    glossary = yaml.safe_load((demo / "glossary.yml").read_text(encoding="utf-8"))
+    glossary[1]["desc"] = f"解释 {MARKUP}"   # 张量并行, which the first post mentions
+    (demo / "glossary.yml").write_text(yaml.safe_dump(glossary, allow_unicode=True), encoding="utf-8")
+    out = tmp / "site"
+    host = StaticHost(out)
+    base = host.base
+    r = mkdocs(proj, "build", "-d", str(out), SITE_URL=base)
+    assert r.returncode == 0, r.stderr[-3000:]
+    assert "SEC001" in r.stderr             # the build says what a strict build would refuse
+    strict = mkdocs(proj, "build", "--strict", "-q", "-d", str(tmp / "strict"), SITE_URL=base)
+    assert strict.returncode == 1 and "SEC001" in strict.stderr, strict.stderr[-2000:]
+    host.start()
+    yield out, base
+    host.stop()
+
+
+@pytest.fixture
+def page(browser, site):
+    out, base = site
+    context = browser.new_context()
+    context.add_init_script(INIT)
+    pg = context.new_page()
+    pg.console_messages = []
+    pg.on("console", lambda m: pg.console_messages.append(m.text))
+    yield pg
+    context.close()
+
+
+def _violations(pg) -> list:
+    return pg.evaluate("window.__csp") + [m for m in pg.console_messages if "Content Security Policy" in m]
+
+
+def test_nothing_hostile_runs_on_any_page(site, page):
+    out, base = site
+    for url in urls(out, base):
+        page.console_messages.clear()
+        page.goto(url, wait_until="load")
+        if page.locator(".mermaid").count():
+            page.wait_for_function(DRAWN, timeout=60_000)
+        page.wait_for_timeout(100)
+        assert page.evaluate("window.__pwned") is None, url
+        seen = _violations(page)
+        if url == base + "demo/second/":
+            # DOMPurify meeting the handler in mermaid's sanitizer (see above): blocked, and reported
+            events = page.evaluate("window.__csp")
+            assert events and all(v["directive"] == "script-src-attr" and "/assets/vendor/mermaid/" in v["source"]
+                                  for v in events), events
+            assert all("inline event handler" in m for m in seen if isinstance(m, str)), seen
+        else:
+            assert seen == [], (url, seen)
+
+
+def test_the_diagram_shows_its_labels_as_written_and_breaks_lines(site, page):
+    out, base = site
+    page.goto(base + "demo/first/", wait_until="load")
+    page.wait_for_function(DRAWN, timeout=60_000)
+    labels = page.evaluate("""() => [...document.querySelectorAll('.mermaid')].flatMap(d =>
+        [...d.shadowRoot.querySelectorAll('.nodeLabel')].map(l =>
+          ({text: l.textContent, br: !!l.querySelector('br'), h: l.getBoundingClientRect().height})))""")
+    by_text = {lab["text"]: lab for lab in labels}
+    assert "x < y & z" in by_text, labels
+    two = by_text.get("第一行第二行")
+    assert two and two["br"] and two["h"] > 1.6 * by_text["x < y & z"]["h"], labels
+    assert page.evaluate("window.__pwned") is None
+
+
+def test_markup_in_values_shows_as_text(site, page):
+    out, base = site
+    page.goto(base + "demo/second/", wait_until="load")
+    assert page.locator(".series-post-header h1").inner_text().strip() == f"第二篇 {MARKUP}"
+    assert f"标签 {MARKUP}" in page.locator(".series-post-header").inner_text()
+    page.goto(base + "demo/", wait_until="load")
+    body = page.locator("article").inner_text()
+    assert f"计划 {MARKUP}" in body and f"摘要 {MARKUP}" in body
+    page.goto(base + "demo/first/", wait_until="load")
+    titles = page.evaluate("() => [...document.querySelectorAll('abbr.series-term')].map(a => a.title)")
+    assert any(f"解释 {MARKUP}" in t for t in titles), titles
+    assert page.evaluate("window.__pwned") is None and _violations(page) == []

@@ -1,0 +1,52 @@
+"""The convention gate does not depend on logging: a convention error fails `mkdocs build` under
+`--strict` or `strict: true` whatever else the command line says (`-q`, `-v`, `--verbose`; MkDocs'
+own count misses warnings with some of them, mkdocs/mkdocs#4126 and #3991), and the finding is
+printed on stderr every time, `-q` included. Without strict mode the same build succeeds and still
+prints the finding."""
+from __future__ import annotations
+
+import pytest
+
+from sitebuild import make_project, mkdocs
+
+
+@pytest.fixture(scope="module")
+def proj(tmp_path_factory):
+    proj = make_project(tmp_path_factory.mktemp("gate"))
+    post = proj / "series" / "demo" / "first.md"
+    text = post.read_text(encoding="utf-8")
+    post.write_text(text.replace("  class A yellow\n", "  class A yellow\n  style C fill:#ff0000\n"), encoding="utf-8")
+    line = next(i for i, ln in enumerate(post.read_text(encoding="utf-8").split("\n"), 1) if "#ff0000" in ln)
+    return proj, f"series/demo/first.md:{line}:"
+
+
+FLAGS = [(), ("-q",), ("--quiet",), ("-v",), ("--verbose",), ("-q", "-v")]
+
+
+@pytest.mark.parametrize("flags", FLAGS, ids=lambda f: " ".join(f) or "plain")
+def test_strict_flag_fails_whatever_the_verbosity(proj, flags, tmp_path):
+    proj, finding = proj
+    r = mkdocs(proj, "build", "--strict", *flags, "-d", str(tmp_path / "site"))
+    assert r.returncode == 1, r.stderr[-2000:]
+    assert "MER001" in r.stderr and finding in r.stderr, r.stderr[-2000:]
+    assert "in strict mode" in r.stdout + r.stderr and "Traceback" not in r.stdout + r.stderr
+
+
+@pytest.mark.parametrize("flags", [(), ("-q",), ("-v",)], ids=lambda f: " ".join(f) or "plain")
+def test_strict_true_in_mkdocs_yml_fails_too(proj, flags, tmp_path):
+    proj, finding = proj
+    cfg = proj / "mkdocs-strict.yml"
+    cfg.write_text((proj / "mkdocs.yml").read_text(encoding="utf-8").replace("strict: false", "strict: true"),
+                   encoding="utf-8")
+    assert "strict: true" in cfg.read_text(encoding="utf-8")
+    r = mkdocs(proj, "build", "-f", str(cfg), *flags, "-d", str(tmp_path / "site"))
+    assert r.returncode == 1, r.stderr[-2000:]
+    assert "MER001" in r.stderr and finding in r.stderr, r.stderr[-2000:]
+
+
+@pytest.mark.parametrize("flags", [(), ("-q",)], ids=lambda f: " ".join(f) or "plain")
+def test_without_strict_the_build_passes_and_still_says_so(proj, flags, tmp_path):
+    proj, finding = proj
+    r = mkdocs(proj, "build", *flags, "-d", str(tmp_path / "site"))
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert "MER001" in r.stderr and finding in r.stderr, r.stderr[-2000:]
