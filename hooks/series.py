@@ -104,7 +104,9 @@ def _patch_mermaid2(config) -> None:
 
     mermaid2 re-parses each page with a diagram to add a <script> (4.3x slower builds); here the
     loader named by its `javascript:` option is on every page (so Material's instant navigation
-    finds it too), and its `arguments:` reach the renderer through the page config.
+    finds it too), and its `arguments:` reach the renderer through the page config. mermaid2 has no
+    setting for this: its event is taken out of MkDocs' event list, a private internal pinned by
+    tests/test_upstream.py.
     """
     plugin = config.plugins.get("mermaid2")
     if plugin is None:
