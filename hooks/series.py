@@ -31,10 +31,10 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from serieskit import feed, pages  # noqa: E402
+from serieskit import feed, pages, share  # noqa: E402
 from serieskit.config import ConfigError  # noqa: E402
 from serieskit.model import SERIES_DIR, Finding  # noqa: E402
-from serieskit.markup import escape, html  # noqa: E402
+from serieskit.markup import Markup, escape, html  # noqa: E402
 from serieskit.render import apply_tooltips  # noqa: E402
 
 import csp  # noqa: E402  (hooks/csp.py: the Content-Security-Policy, known before any page is built)
@@ -57,6 +57,7 @@ class _State:
     command = "build"
     build: Build | None = None
     posts_by_src: dict = {}
+    contents: dict = {}      # each post's rendered HTML (Post.rel -> HTML), for the full-content feeds
     allowed: set = set()     # sha256 of the theme's own inline scripts (hooks/csp.py)
     policy: str = ""
     errors: int = 0          # convention errors of this build: the strict gate counts them itself
@@ -229,6 +230,7 @@ def on_files(files: Files, config):
     b, root = S.build, _root(config)
     site = b.site
     S.posts_by_src = {}
+    S.contents = {}
     series_root = root / SERIES_DIR
     for post in b.published():
         f = File.generated(config, post.site_path, content=b.render(post).markdown)
@@ -248,8 +250,10 @@ def on_files(files: Files, config):
         if files.get_file_from_path(uri) is None:
             files.append(File.generated(config, uri, content=content))
     files.append(File.generated(config, "assets/stylesheets/palette.css", content=palette_css(site.conv)))
-    files.append(File.generated(config, "feed.xml", content=feed.atom(
-        site, config.site_url or "http://127.0.0.1:8000/", config.site_name, config.site_author or "")))
+    # The feeds carry the posts' rendered HTML, so they are written once the pages are (_write_feeds);
+    # they are site files from here on, so links to them validate.
+    for uri in _feed_uris(site):
+        files.append(File.generated(config, uri, content=""))
     for f in _vendor_files(config, root):
         files.append(f)
     config.nav = _nav(b, files)
@@ -365,7 +369,9 @@ def on_page_content(output, page, config, files):
     post = S.posts_by_src.get(page.file.src_uri)
     if post is None:
         return output
-    return apply_tooltips(output, S.build.render(post).tooltips)
+    output = apply_tooltips(output, S.build.render(post).tooltips)
+    S.contents[post.rel] = output
+    return output
 
 
 def on_page_context(context, page, config, nav):
@@ -378,7 +384,27 @@ def on_page_context(context, page, config, nav):
         page.series_findings += getattr(page, "series_render_error", [])
     else:
         page.series_findings = []
+    context["series_share"] = _share(b, post, page, config)
+    series = b.site.series_of(post) if post is not None else next(
+        (s for s in b.site.series.values() if page.file.src_uri == s.index_site_path), None)
+    context["series_feed"] = ({"title": feed.feed_title(series, config.site_name), "href": feed.feed_path(series)}
+                              if series is not None else None)
     return context
+
+
+def _share(b: Build, post, page, config) -> share.Share:
+    """Link-preview metadata of the page (serieskit/share.py; written by overrides/partials/series-share.html)."""
+    site, url = b.site, config.site_url or "http://127.0.0.1:8000/"
+    if post is not None:
+        return share.post_share(site, post, url, config.site_name, config.site_author or "")
+    series = next((s for s in site.series.values() if page.file.src_uri == s.index_site_path), None)
+    if series is not None:
+        return share.series_share(site, series, url, config.site_name, b.include_drafts)
+    if page.is_homepage:
+        return share.home_share(site, url, config.site_name, config.site_description or "",
+                                config.site_author or "", b.include_drafts)
+    title = Markup(page.title or config.site_name).striptags()
+    return share.page_share(title, config.site_description or "", page.canonical_url or url, url, config.site_name)
 
 
 def _post_info(b: Build, post, page) -> dict:
@@ -394,10 +420,12 @@ def _post_info(b: Build, post, page) -> dict:
         "stale": b.render(post).stale_days,
     }
     if s is not None:
-        k, n = site.series_position(post, b.include_drafts)
-        info["series"] = {"title": s.title, "index_title": s.index_title,
-                          "href": f"{s.slug}/",
-                          "k": k, "n": n}
+        number, places, published = site.series_number(post, b.include_drafts)
+        info["series"] = {"title": s.title, "index_title": s.index_title, "href": f"{s.slug}/",
+                          "number": number, "places": places, "published": published}
+        for key, other in (("prev", page.previous_page), ("next", page.next_page)):
+            op = S.posts_by_src.get(other.file.src_uri) if other is not None else None
+            info[f"{key}_number"] = op.order if op is not None else None
     return info
 
 
@@ -421,11 +449,26 @@ def _with_csp(output: str, where: str) -> str:
     return output.replace(CSP_PLACEHOLDER, str(escape(S.policy)), 1)
 
 
+def _feed_uris(site) -> dict:
+    """Where each feed goes: the site's (`None`) and each series' (its index folder)."""
+    return {"feed.xml": None, **{feed.feed_path(s): s for s in site.series.values()}}
+
+
+def _write_feeds(config, site_dir: Path) -> None:
+    """The site's Atom feed and one per series, with the posts' full content (serieskit/feed.py)."""
+    b, url = S.build, config.site_url or "http://127.0.0.1:8000/"
+    for uri, series in _feed_uris(b.site).items():
+        text = feed.atom(b.site, url, config.site_name, config.site_author or "", S.contents, series=series)
+        (site_dir / uri).write_text(text, encoding="utf-8")
+
+
 def on_post_build(config):
     """`_headers` carries the site's policy; under `--strict` (or `strict: true`) any convention error
     fails the build, counted here rather than by MkDocs' logging (mkdocs/mkdocs#4126, #3991: with
     `-q` or `-v` its own count misses warnings)."""
-    (Path(config.site_dir) / "_headers").write_text(csp.headers(S.policy), encoding="utf-8")
+    site_dir = Path(config.site_dir)
+    (site_dir / "_headers").write_text(csp.headers(S.policy), encoding="utf-8")
+    _write_feeds(config, site_dir)
     if S.command == "serve":
         serve_cache.end_build()
     if config.strict and S.errors:

@@ -1,15 +1,26 @@
-"""The Atom feed of the site (RFC 4287): the newest published posts, with their summaries.
+"""Atom feeds (RFC 4287): the site's, and one per series, with each post's full content.
+
+A feed reader shows the post's HTML without the page's scripts, so what needs them (diagrams drawn by
+mermaid, formulas typeset by KaTeX) becomes a link to the post, permalink marks (¶) go, and every
+relative URL (images, links) is made absolute from the post's URL.
 
 Written through `markup.html` like every HTML fragment: markupsafe's escapes (`&lt;`, `&amp;`, `&#34;`,
-`&#39;`) are XML's too."""
+`&#39;`) are XML's too; the content is HTML escaped once as text (`type="html"`).
+"""
 from __future__ import annotations
 
 import datetime as dt
+import re
 from urllib.parse import urljoin
-from .markup import html
-from .model import Post, Site
+
+from .markup import Markup, html
+from .model import Post, Series, Site
 
 ATOM_NS = "http://www.w3.org/2005/Atom"
+DIAGRAM = re.compile(r'<pre class="mermaid">.*?</pre>', re.S)
+FORMULA = re.compile(r'<(div|span) class="arithmatex">.*?</\1>', re.S)
+HEADERLINK = re.compile(r'<a class="headerlink"[^>]*>.*?</a>', re.S)
+URL_ATTR = re.compile(r'\b(src|href)="([^"]*)"')
 
 
 def _ts(d: dt.date) -> str:
@@ -22,28 +33,64 @@ def _tag_id(authority: str, post: Post) -> str:
     return f"tag:{authority},{date}:/{post.url_dir}"
 
 
-def atom(site: Site, site_url: str, site_name: str, author: str, limit: int = 50,
-         authority: str = "train-infer-accel") -> str:
+def feed_html(content: str, post_url: str) -> str:
+    """A post's rendered HTML as a feed reader can show it (see the module's docstring)."""
+    content = HEADERLINK.sub("", content)
+    content = DIAGRAM.sub(lambda m: str(html('<p><a href="{}">[图：请在原文中查看]</a></p>', post_url)), content)
+    content = FORMULA.sub(lambda m: str(html('<{0}><a href="{1}">[公式：请在原文中查看]</a></{0}>',
+                                             Markup(m.group(1)), post_url)), content)
+
+    def absolute(m: re.Match) -> str:
+        url = m.group(2)
+        if url.startswith(("#", "mailto:", "data:")):
+            url = post_url + url if url.startswith("#") else url
+        else:
+            url = urljoin(post_url, url)
+        return str(html('{}="{}"', Markup(m.group(1)), Markup(url)))
+    return URL_ATTR.sub(absolute, content)
+
+
+def feed_path(series: Series) -> str:
+    """A series' feed, in its index folder: `train-infer-accel/feed.xml`."""
+    return series.index_site_path.rsplit("/", 1)[0] + "/feed.xml"
+
+
+def feed_title(series: Series, site_name: str) -> str:
+    return f"{series.title} 系列" if series.title == site_name else f"{series.title} · {site_name}"
+
+
+def atom(site: Site, site_url: str, site_name: str, author: str, contents: dict[str, str] | None = None,
+         series: Series | None = None, limit: int = 50, authority: str = "train-infer-accel") -> str:
+    """The feed of the whole site, or of one series; `contents`: rendered HTML by post (`Post.rel`)."""
     base = site_url if site_url.endswith("/") else site_url + "/"
-    posts = [p for p in site.posts if not p.is_draft and p.date]
+    contents = contents or {}
+    posts = [p for p in site.posts if not p.is_draft and p.date and (series is None or site.series_of(p) is series)]
     posts.sort(key=lambda p: (p.last_update, p.date, p.rel), reverse=True)
     posts = posts[:limit]
     updated = max((p.last_update for p in posts), default=site.today)
+    if series is None:
+        here, title, feed_id = "feed.xml", site_name, f"tag:{authority},2026:/"
+        home = base
+    else:
+        here, title = feed_path(series), feed_title(series, site_name)
+        folder = here.rsplit("/", 1)[0]
+        feed_id, home = f"tag:{authority},2026:/{folder}/", urljoin(base, folder + "/")
     out = ['<?xml version="1.0" encoding="utf-8"?>',
            html('<feed xmlns="{}" xml:lang="zh-CN">', ATOM_NS),
-           html("  <id>tag:{},2026:/</id>", authority),
-           html("  <title>{}</title>", site_name),
+           html("  <id>{}</id>", feed_id),
+           html("  <title>{}</title>", title),
            html("  <updated>{}</updated>", _ts(updated)),
-           html('  <link rel="self" type="application/atom+xml" href="{}"/>', urljoin(base, "feed.xml")),
-           html('  <link rel="alternate" type="text/html" href="{}"/>', base),
+           html('  <link rel="self" type="application/atom+xml" href="{}"/>', urljoin(base, here)),
+           html('  <link rel="alternate" type="text/html" href="{}"/>', home),
            html("  <author><name>{}</name></author>", author),
            "  <generator>serieskit</generator>"]
     for p in posts:
         s = site.series_of(p)
+        url = urljoin(base, p.url_dir)
         out += ["  <entry>",
                 html("    <id>{}</id>", _tag_id(authority, p)),
                 html("    <title>{}</title>", p.title),
-                html('    <link rel="alternate" type="text/html" href="{}"/>', urljoin(base, p.url_dir)),
+                html('    <link rel="alternate" type="text/html" href="{}"/>', url),
                 html("    <published>{}</published>", _ts(p.date)),
                 html("    <updated>{}</updated>", _ts(p.last_update)),
                 html("    <author><name>{}</name></author>", p.author or author)]
@@ -52,6 +99,13 @@ def atom(site: Site, site_url: str, site_name: str, author: str, limit: int = 50
         out += [html('    <category term="{}"/>', t) for t in p.tags]
         if p.summary:
             out.append(html('    <summary type="text">{}</summary>', p.summary))
+        if p.rel in contents:
+            lead = ""
+            if s is not None and p.order is not None:
+                lead = html('<p><a href="{}">{}</a> · 第 {} 篇</p>', urljoin(base, p.url_dir.rsplit("/", 2)[0] + "/"),
+                            s.title, p.order)
+            body = str(Markup(lead) + Markup(feed_html(contents[p.rel], url)))   # HTML, escaped once as text here
+            out.append(html('    <content type="html">{}</content>', body))
         out.append("  </entry>")
     out.append("</feed>")
     return "\n".join(out) + "\n"

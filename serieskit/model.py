@@ -194,6 +194,11 @@ class Post:
         return self._str("summary")
 
     @property
+    def image(self) -> str | None:
+        """The post's share image (link previews), a file path relative to the post."""
+        return self._str("image")
+
+    @property
     def tags(self) -> list[str]:
         v = self.meta.get("tags")
         return [t.strip() for t in v if isinstance(t, str) and t.strip()] if isinstance(v, list) else []
@@ -329,6 +334,22 @@ class Site:
     def series_posts(self, slug: str, include_drafts: bool = True) -> list[Post]:
         """The posts of a series in series order (a new list; the index behind it is built once)."""
         return list(self._series_index(slug, include_drafts)[0])
+
+    def planned_open(self, series: Series, include_drafts: bool = True) -> list:
+        """The series' planned posts that are not published yet (a planned title that a post now has
+        is that post)."""
+        titles = {p.title for p in self.series_posts(series.slug, include_drafts)}
+        return [pl for pl in series.planned if pl.title not in titles]
+
+    def series_number(self, post: Post, include_drafts: bool = True) -> tuple[int | None, int, int]:
+        """The one numbering readers see (navigation, header, series index, prev / next, feed): a
+        post's number is its `order`, its place in the series as planned; the series has as many
+        places as published and planned posts. Returns (number, places, published)."""
+        series = self.series_of(post)
+        if series is None:
+            return None, 0, 0
+        posts = self.series_posts(series.slug, include_drafts)
+        return post.order, len(posts) + len(self.planned_open(series, include_drafts)), len(posts)
 
     def series_position(self, post: Post, include_drafts: bool = True) -> tuple[int | None, int]:
         """(k, n): the post is the k-th (1-based) of the n posts of its series; k is None when absent."""

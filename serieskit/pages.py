@@ -87,10 +87,8 @@ def series_index(series: Series, site: Site, include_drafts: bool) -> str:
             '<span class="series-index__meta">{date} · {chars:,} 字 · 约 {minutes} 分钟</span>{summary}</span></li>',
             order=order, href=href(url_dir(page), p.url_dir), title=p.title, draft=draft,
             date=p.date.isoformat() if p.date else "", chars=st.cjk_chars, minutes=st.minutes, summary=summary)))
-    published_titles = {p.title for p in posts}
-    for pl in series.planned:
-        if pl.title in published_titles:
-            continue
+    planned = site.planned_open(series, include_drafts)
+    for pl in planned:
         order = pl.order if pl.order is not None else 10 ** 6 + 1
         summary = html('<span class="series-index__summary">{}</span>', pl.summary) if pl.summary else ""
         items.append((order + 0.5 if pl.order is None else order, html(
@@ -105,7 +103,7 @@ def series_index(series: Series, site: Site, include_drafts: bool) -> str:
     if series.description:
         lines += [md_text(series.description), ""]
     lines += [html('<p class="series-index__count">已发布 {} 篇，计划中 {} 篇。按系列顺序排列，灰色条目标注“在做”。</p>',
-                   n_pub, sum(1 for pl in series.planned if pl.title not in published_titles)), ""]
+                   n_pub, len(planned)), ""]
     lines += ['<ol class="series-index">', *(t for _, t in items), "</ol>", ""]
     return "\n".join(lines)
 

@@ -359,7 +359,9 @@ def test_post_shows_notice_sister_block_position_and_prev_next(desktop, path):
     k = seq.index(post)
     pos = data["position"]
     assert pos and pos["visible"], f"{path}: no series position"
-    assert series.title in pos["text"] and f"第 {k + 1} / {len(seq)} 篇" in pos["text"], f"{path}: position {pos['text']!r}"
+    places = len(seq) + len(SITE.planned_open(series, include_drafts=False))
+    assert series.title in pos["text"] and f"第 {post.order} 篇（全系列 {places} 篇，已发布 {len(seq)} 篇）" in pos["text"], \
+        f"{path}: position {pos['text']!r}"
     assert pos["href"] == f"/{series.slug}/"
     for key, other in (("prev", seq[k - 1] if k > 0 else None), ("next", seq[k + 1] if k + 1 < len(seq) else None)):
         got = data[key]

@@ -84,7 +84,8 @@ def injected(tree) -> list[str]:
                 bad.append(f"<{el.tag} {k}={v!r}>")
             if k.lower() in ("href", "src") and v.strip().lower().startswith("javascript:"):
                 bad.append(f"<{el.tag} {k}={v!r}>")
-        if el.tag == "script" and "alert(" in (el.text or ""):
+        runs = (el.get("type") or "").lower() in ("", "text/javascript", "module", "application/javascript")
+        if el.tag == "script" and runs and "alert(" in (el.text or ""):   # (JSON-LD is data: it never runs)
             bad.append(f"<script>{el.text}")
         if el.tag == "img" and el.get("src") == "x":
             bad.append("<img src=x>")
@@ -181,3 +182,26 @@ def test_a_diagram_reaches_the_page_as_the_text_the_author_wrote(site):
     authored = [[ln for ln in src.rstrip("\n").splitlines() if not ln.lstrip().startswith("classDef ")]
                 for src in sources]   # the palette's classDef lines are the build's own addition
     assert DIAGRAM.splitlines() in authored, sources
+
+
+def test_share_metadata_and_json_ld_carry_the_values_as_text(site):
+    tree = doc(site, "demo/second/index.html")
+    metas = {m.get("property") or m.get("name"): m.get("content") for m in tree.iter("meta")}
+    assert metas["og:title"] == TITLE and metas["og:description"] == f"摘要 {P}" and metas["twitter:title"] == TITLE
+    blocks = [s.text for s in tree.iter("script") if s.get("type") == "application/ld+json"]
+    assert len(blocks) == 1 and "</script" not in blocks[0].lower()      # the block cannot be left
+    ld = json.loads(blocks[0])
+    assert ld["headline"] == TITLE and ld["description"] == f"摘要 {P}" and P in ld["keywords"]
+    assert ld["author"]["name"] == f"作者 {P}" and ld["isPartOf"]["name"] == f"系列 {P}"
+    index = doc(site, "demo/index.html")
+    (block,) = [s.text for s in index.iter("script") if s.get("type") == "application/ld+json"]
+    assert json.loads(block)["name"] == f"导航 {P}"
+
+
+def test_the_full_content_feeds_carry_text(site):
+    for rel in ("feed.xml", "demo/feed.xml"):
+        feed = ET.fromstring((site / rel).read_bytes())
+        entry = next(e for e in feed.findall(f"{ATOM}entry") if e.findtext(f"{ATOM}title") == TITLE)
+        frag = html5lib.parseFragment(entry.findtext(f"{ATOM}content"), treebuilder="etree", namespaceHTMLElements=False)
+        assert injected(frag) == [], rel
+    assert ET.fromstring((site / "demo" / "feed.xml").read_bytes()).findtext(f"{ATOM}title") == f"系列 {P} · 训推加速"

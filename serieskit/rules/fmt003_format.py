@@ -20,7 +20,8 @@ class KeyFormat(Rule):
     What:
     `title` and `summary` and `author` are non-empty strings; `slug` matches `[a-z0-9-]+`; `date`
     and `updated` are real ISO dates `YYYY-MM-DD`; `order` is a positive integer; `series` is a
-    slug; `status` is `published` or `draft`; `tags` is a list of strings; `timely` is true or false.
+    slug; `status` is `published` or `draft`; `tags` is a list of strings; `timely` is true or false;
+    `image` (the post's picture in link previews) is a PNG, JPEG, WebP or GIF file next to the post.
     A key written twice is reported too (YAML would silently keep the last one).
 
     Why:
@@ -74,3 +75,21 @@ class KeyFormat(Rule):
                 yield Hit(*post.pos("tags"), "`tags` must be a list of strings, e.g. `tags: [推理, MoE]`")
         if "timely" in m and not isinstance(m["timely"], bool):
             yield Hit(*post.pos("timely"), f"`timely: {m['timely']}` must be true or false")
+        if "image" in m:
+            yield from _image(post, ctx, m["image"])
+
+
+SHARE_IMAGE_TYPES = (".png", ".jpg", ".jpeg", ".webp", ".gif")
+
+
+def _image(post, ctx, v):
+    """Link previews take raster images only (no SVG), from the site itself."""
+    if not isinstance(v, str) or not v.strip():
+        yield Hit(*post.pos("image"), "`image` must be a file path next to the post, e.g. `image: assets/card.png`")
+        return
+    if not v.lower().endswith(SHARE_IMAGE_TYPES):
+        yield Hit(*post.pos("image"), f"`image: {v}` must be a PNG, JPEG, WebP or GIF file (link previews show no SVG)")
+        return
+    kind, target = ctx.site.resolve(post, v)
+    if kind != "file":
+        yield Hit(*post.pos("image"), f"`image: {v}` is not a file of the site (looked for series/{target})")

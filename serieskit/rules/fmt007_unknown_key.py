@@ -2,7 +2,7 @@ import difflib
 
 from . import Hit, Rule
 
-KNOWN = ("title", "slug", "date", "updated", "author", "series", "order", "status", "tags", "summary", "timely")
+KNOWN = ("title", "slug", "date", "updated", "author", "series", "order", "status", "tags", "summary", "timely", "image")
 
 
 class UnknownKey(Rule):
@@ -11,7 +11,7 @@ class UnknownKey(Rule):
     What:
     A frontmatter key that the site does not use: usually a typo of a known key (`udpated`,
     `tag`). Known keys: title, slug, date, updated, author, series, order, status, tags, summary,
-    timely.
+    timely, image.
 
     Why:
     A misspelt key is silently ignored: the post would show no update date or no tags, and nobody
