@@ -51,8 +51,10 @@ def feed_html(content: str, post_url: str) -> str:
 
 
 def feed_path(series: Series) -> str:
-    """A series' feed, in its index folder: `train-infer-accel/feed.xml`."""
-    return series.index_site_path.rsplit("/", 1)[0] + "/feed.xml"
+    """A series' feed: `feed-train-infer-accel.xml`, at the site's root. Material's instant navigation
+    fetches `sitemap.xml` next to every `<link rel="alternate">` of a page (it takes them for language
+    versions), so a feed in another folder would cost each page a request that fails."""
+    return f"feed-{series.index_site_path.rsplit('/', 1)[0]}.xml"
 
 
 def feed_title(series: Series, site_name: str) -> str:
@@ -73,7 +75,7 @@ def atom(site: Site, site_url: str, site_name: str, author: str, contents: dict[
         home = base
     else:
         here, title = feed_path(series), feed_title(series, site_name)
-        folder = here.rsplit("/", 1)[0]
+        folder = series.index_site_path.rsplit("/", 1)[0]
         feed_id, home = f"tag:{authority},2026:/{folder}/", urljoin(base, folder + "/")
     out = ['<?xml version="1.0" encoding="utf-8"?>',
            html('<feed xmlns="{}" xml:lang="zh-CN">', ATOM_NS),

@@ -328,6 +328,48 @@ READ_JS = r"""
              href: a ? new URL(a.getAttribute("href"), location.href).pathname : null,
              badge: !!li.querySelector(".series-badge"), badgeVisible: visible(li.querySelector(".series-badge")) };
   });
+  // the contrast of every visible text on the page (diagrams are checked above, inside their drawing):
+  // the text's colour over the colour it stands on, all translucent layers composited
+  out.lowContrast = [];
+  const layersBg = (el) => {
+    const layers = [];
+    for (let e = el; e && e.nodeType === 1; e = e.parentElement) {
+      const cs = getComputedStyle(e);
+      if (cs.backgroundImage && cs.backgroundImage !== "none" && !e.matches("html, body")) return null;
+      const c = rgb(cs.backgroundColor);
+      if (c && c.a > 0) layers.push(c);
+      if (c && c.a >= 1) break;
+    }
+    let bg = { r: 255, g: 255, b: 255, a: 1 };
+    for (const c of layers.reverse()) bg = over(c, bg);
+    return bg;
+  };
+  const seenText = new Set();
+  for (const el of document.body.querySelectorAll("*")) {
+    if (el.closest("div.mermaid, svg, .katex-mathml, script, style, noscript")) continue;
+    const own = [...el.childNodes].filter((n) => n.nodeType === 3 && n.textContent.trim()).map((n) => n.textContent.trim()).join(" ");
+    if (!own || !visible(el)) continue;
+    let hidden = false, opacity = 1;
+    for (let e = el; e; e = e.parentElement) {
+      const cs = getComputedStyle(e);
+      if (Number(cs.opacity) === 0 || cs.visibility === "hidden") { hidden = true; break; }
+      opacity *= Number(cs.opacity);
+    }
+    const r = el.getBoundingClientRect();
+    if (hidden || r.bottom < -5000) continue;
+    const bg = layersBg(el);
+    if (!bg) continue;
+    const own_ = rgb(getComputedStyle(el).color);
+    if (!own_) continue;
+    const fg = over(Object.assign({}, own_, { a: own_.a * opacity }), bg);   // a translucent element fades its text
+    const ratio = contrast(fg, bg);
+    const key = el.tagName + "." + el.className + own.slice(0, 20);
+    if (ratio < 4.5 && !seenText.has(key)) {
+      seenText.add(key);
+      out.lowContrast.push({ where: el.tagName.toLowerCase() + (el.className && typeof el.className === "string" ? "." + el.className.trim().split(/\s+/).join(".") : ""),
+                             text: own.slice(0, 40), fg: hex(fg), bg: hex(bg), ratio: Math.round(ratio * 100) / 100 });
+    }
+  }
   return out;
 }
 """

@@ -146,7 +146,7 @@ def _validate_atom(path: Path, site: Path):
 def test_full_content_feeds_for_the_site_and_each_series(site):
     entries = _validate_atom(site / "feed.xml", site)
     assert len(entries) == 3
-    series = _validate_atom(site / "demo" / "feed.xml", site)
+    series = _validate_atom(site / "feed-demo.xml", site)
     assert sorted(e.findtext(f"{ATOM}title") for e in series) == ["第一篇：效率指标", "第二篇：投机解码"]
     first = next(e for e in series if e.findtext(f"{ATOM}title") == "第一篇：效率指标")
     content = first.find(f"{ATOM}content").text
@@ -158,6 +158,6 @@ def test_full_content_feeds_for_the_site_and_each_series(site):
 
 def test_pages_advertise_the_site_feed_and_their_series_feed(site):
     _, _, _, feeds = head(site, "demo/first/index.html")
-    assert [urljoin(SITE_URL + "demo/first/", h) for _, h in feeds] == [SITE_URL + "feed.xml", SITE_URL + "demo/feed.xml"]
+    assert [urljoin(SITE_URL + "demo/first/", h) for _, h in feeds] == [SITE_URL + "feed.xml", SITE_URL + "feed-demo.xml"]
     _, _, _, feeds = head(site, "about/index.html")
     assert [urljoin(SITE_URL + "about/", h) for _, h in feeds] == [SITE_URL + "feed.xml"]
