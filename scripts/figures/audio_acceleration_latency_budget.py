@@ -1,12 +1,13 @@
 """Latency budget of one spoken turn for three voice-dialogue architectures (示意).
 
-Formula (stated in series/train-infer-accel/audio-acceleration.md, §六):
+Formula (stated in series/train-infer-accel/audio-acceleration.md, §七 7.2):
 
     T_response = sum of the serial stages on the critical path until the first audio sample plays
 
-Only two numbers come from a paper: Moshi's theoretical latency of 160 ms = 80 ms (one Mimi frame
-at 12.5 Hz) + 80 ms (acoustic delay of one frame). Everything else is an illustrative assumption
-for one GPU serving one user; replace it with your own measurements (see the post, §六).
+Only two numbers come from a primary source: Moshi's theoretical latency of 160 ms = 80 ms (one Mimi
+frame at 12.5 Hz) + 80 ms (acoustic delay), as stated in the kyutai-labs/moshi README and the Moshi
+paper. Everything else is an illustrative assumption (示意) for one GPU serving one user; replace it
+with your own measurements (see the post, §七 and §八).
 
 Run from the repository root:
     .venv/bin/python scripts/figures/audio_acceleration_latency_budget.py

@@ -11,11 +11,11 @@ Formulas (stated in series/train-infer-accel/audio-acceleration.md, §二):
 Inputs (public configs / papers, see the post's 参考资料):
   EnCodec 24 kHz: strides 8*5*4*2 = 320, codebook 1024, 6 kbps setting.
   DAC 44.1 kHz:   strides 2*4*8*8 = 512, 9 codebooks of 1024.
-  SpeechTokenizer: 50 Hz, 4 kbps, codebook 1024 (as quoted by the Moshi README).
+  SpeechTokenizer: 50 Hz, 4 kbps (as quoted by the Moshi README), codebook 1024 (SpeechTokenizer paper).
   Mimi:           12.5 Hz, 1.1 kbps, codebook 2048.
   WavTokenizer:   24 kHz, a single quantizer at 75 or 40 tokens/s.
   CosyVoice 2 speech tokenizer: 25 Hz, a single FSQ token stream.
-  Qwen3-Omni AuT (input-side encoder, continuous features, not a codec): 12.5 Hz.
+  Qwen3-Omni AuT (input-side encoder, continuous features, not a codec): 12.5 Hz (Qwen3-Omni report, §2.2).
 
 Run from the repository root:
     .venv/bin/python scripts/figures/audio_acceleration_token_rates.py

@@ -6,7 +6,7 @@ that is still planned (在做), and the planned foundation posts. Published post
 frontmatter date; planned posts (read from series.yml `planned:`) sit in the right-hand "在做" column.
 
 Inputs:
-  - PUBLISHED below: order, slug, short label, date — the fixed table of the series brief
+  - PUBLISHED below: order, slug, short label, date — the series' fixed order plan
     (the same values as each post's frontmatter `order` / `date`).
   - series/train-infer-accel/series.yml: the planned posts (title, order), read at run time.
 

@@ -28,7 +28,7 @@ E = 256           # 路由专家数
 M = 4             # node-limited routing：每个 token 最多去的节点数
 GPN = 8           # 每节点卡数
 
-# ---- 硬件：取 DeepEP README 中 H800 实测瓶颈带宽的量级；其余为示意 ------------------------
+# ---- 硬件：取 DeepEP V1 文档（docs/legacy.md）中 H800 实测瓶颈带宽的量级；其余为示意 -------
 BW_NVL = 155e9    # B/s
 BW_RDMA = 45e9    # B/s
 T0 = 30e-6        # 每次 dispatch/combine 的固定开销 t_0（秒，示意）

@@ -17,11 +17,13 @@ Inputs (public papers / configs, see the post's 参考资料):
            (coarse stage = first 4 levels, fine stage = remaining 8).
   MusicGen: EnCodec 32 kHz, 50 Hz, 4 codebooks of 2048, delay pattern.
   UniAudio: codec 16 kHz, strides 8*5*4*2 = 320 -> 50 Hz, 3 codebooks (1.5 kbps setting).
-  YuE stage 1: xcodec 50 Hz, codebook 0 of the vocal and of the accompaniment track, interleaved.
+  YuE stage 1: xcodec 50 Hz, codebook 0 of the vocal and of the accompaniment track, interleaved
+               (YuE-v1 branch, inference/infer.py).
   DAC 44.1 kHz: strides 2*4*8*8 = 512, 9 codebooks (a codec, shown for reference).
   Stable Audio Open: Oobleck VAE, strides 2*4*4*8*8 = 2048 at 44.1 kHz, 64-dim continuous latent.
   ACE-Step 1.5: DiT on 25 Hz stereo latents; its LM planner emits 5 Hz audio codes.
-  Stable Audio 3: SAME autoencoder, 4096x downsampling at 44.1 kHz, 256-dim continuous latent.
+  Stable Audio 3: SAME autoencoder, 4096x downsampling at 44.1 kHz, 256-dim continuous latent
+                  (44100 / 4096 per channel; the repo docs also quote 216 frames per 10 s, see the post, §四).
 Sampler steps in panel (b) are illustrative (示意): 100 for a latent DiT without distillation
 (the diffusers example of Stable Audio Open uses 200), 8 for ACE-Step 1.5 turbo (its diffusers default).
 
@@ -35,7 +37,7 @@ import math
 from _figstyle import LINE, PALETTE, TEXT, plt, save
 
 SONG_SECONDS = 240  # a 4-minute song
-YUE_STAGE1_CONTEXT = 16384  # max context of YuE stage 1 (inference/infer.py)
+YUE_STAGE1_CONTEXT = 16384  # max context of YuE (v1) stage 1: inference/infer.py on the YuE-v1 branch
 
 # (label, frame rate f in Hz, K per frame, kind) ; kind: ar | diff | hybrid | codec
 RATES = [

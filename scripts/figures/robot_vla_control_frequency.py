@@ -7,7 +7,7 @@ Formulas (stated in the post, §3.2 and §3.3):
     async execution, replanning every s steps of a chunk of H >= s actions:
         the next chunk must arrive before the s executed steps run out
         T_inf <= s / f_ctrl          =>   f_max(T_inf, s) = s / T_inf
-        (s = H is the brief's "policy must return within H / f_ctrl")
+        (s = H is the usual "policy must return within H / f_ctrl", post §3.2)
     reaction time to an event that happens at a random moment:
         R = U + T_inf,  U ~ Uniform[0, s / f_ctrl]
         E[R] = T_inf + s / (2 f_ctrl),   R_max = T_inf + s / f_ctrl

@@ -3,7 +3,7 @@
 
 Formula (stated in the post, §5.1):
 
-    T_c2j = T_cam + T_io + T_pre + T_net + T_vis + T_prefix + K * T_head + T_post + T_ctrl
+    T_c2j = T_cam + T_io + T_pre + T_net + T_vis + T_prefix + K * t_step + T_post + T_ctrl
 
 i.e. the sum of the serial stages on the path from the photons hitting the sensor to the first
 joint command of the new chunk. Every stage duration below is an illustrative assumption for a
@@ -20,7 +20,7 @@ from matplotlib.patches import Patch
 from _figstyle import LINE, PALETTE, TEXT, plt, save
 
 K_STEPS = 10  # flow-matching integration steps of the action head
-T_HEAD_MS = 1.0  # one action-expert step, illustrative
+T_HEAD_MS = 1.0  # t_step: one action-expert integration step, illustrative
 
 # (stage, ms, colour category)
 COMMON_HEAD = [

@@ -2,7 +2,8 @@
 
 Post: series/posts/tailscale-exit-node.md. A diagram, not a chart: boxes for the hops, arrows for the
 three flows the post discusses (data over a direct WireGuard path, the DERP fallback, DNS through the
-exit node). The port 23917 is the example custom port used in the post (示例), 41641 the default.
+exit node). The port 23917 is the example custom port used in the post (示例), 41641 the default;
+the interface name eth0 is an example too ($NETDEV: the post, §二, shows how to find it).
 """
 from __future__ import annotations
 
@@ -39,12 +40,12 @@ def main() -> None:
     box(ax, 0.3, 6.4, 4.6, 3.6, "Android 手机", ["Tailscale App（VpnService）", "默认路由 → exit node", "DNS → 100.100.100.100", "运营商 CGNAT 之后"], "blue")
     box(ax, 6.6, 6.4, 3.6, 3.6, "云安全组", ["入站放行", "UDP 23917（示例）", "SSH 22/TCP"], "yellow")
     box(ax, 11.9, 4.0, 6.0, 8.0, "Ubuntu 24.04 VPS（exit node）", [
-        "eth0：ufw allow 23917/udp",
+        "ufw allow 23917/udp",
         "tailscaled --port 23917",
         "tailscale0 ←→ 内核转发",
         "ip_forward=1（v4/v6）",
         "ts-forward 放行 + MASQUERADE",
-        "ethtool -K eth0",
+        "ethtool -K $NETDEV（如 eth0）",
         "  rx-udp-gro-forwarding on",
         "  rx-gro-list off",
         "DNS 代理 → resolv.conf 首个 NS",
@@ -66,7 +67,7 @@ def main() -> None:
     arrow(ax, (2.6, 6.4), (6.6, 2.3), "yellow", "直连打不通时", ls=":", label_xy=(3.7, 3.9), rad=0.15)
     arrow(ax, (10.2, 2.3), (11.9, 5.0), "yellow", "", ls=":", rad=-0.15)
 
-    ax.text(11.5, 0.35, "实线：数据直连路径；虚线：DNS；点线：DERP 兜底。端口 23917 为示例值（默认 41641）。",
+    ax.text(11.5, 0.35, "实线：数据直连路径；虚线：DNS；点线：DERP 兜底。端口 23917（默认 41641）与网卡名 eth0 为示例值。",
             ha="center", va="bottom", fontsize=9, color=LINE)
     save(fig, "posts/assets/tailscale-exit-node-packet-path.svg")
 
