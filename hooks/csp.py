@@ -66,9 +66,11 @@ def theme_scripts(env, config) -> dict[str, str]:
 
 def policy(hashes) -> str:
     """Everything from the site's own origin only; inline scripts only by the given hashes (no
-    'unsafe-inline', no 'unsafe-eval'); inline styles allowed (mermaid writes them); data: images
-    for the icons Material's own stylesheet carries as data: URLs."""
-    script = " ".join(["'self'", *sorted(f"'sha256-{h}'" for h in hashes)])
+    'unsafe-inline', no 'unsafe-eval'); WebAssembly compiled from the site's own files
+    (`'wasm-unsafe-eval'`: the search engine, Pagefind, is WebAssembly; it allows no JavaScript
+    eval); inline styles allowed (mermaid writes them); data: images for the icons Material's own
+    stylesheet carries as data: URLs."""
+    script = " ".join(["'self'", "'wasm-unsafe-eval'", *sorted(f"'sha256-{h}'" for h in hashes)])
     return ("default-src 'self'; "
             f"script-src {script}; "
             "style-src 'self' 'unsafe-inline'; "

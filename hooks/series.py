@@ -6,20 +6,18 @@
   logger (so `mkdocs build --strict` fails listing all of them), warnings are logged as INFO, and
   `mkdocs serve` shows each page's findings in a box on that page;
 - takes mermaid2's per-page BeautifulSoup pass off the hot path (the loader is on every page);
-- under `mkdocs serve`, converts and indexes again only the pages an edit touched
-  (hooks/serve_cache.py memoises Markdown, search entries and templates across rebuilds);
-- writes the Atom feed and the Content-Security-Policy (meta tag and `_headers`).
+- under `mkdocs serve`, converts again only the pages an edit touched (hooks/serve_cache.py
+  memoises Markdown and templates across rebuilds);
+- writes the Atom feeds, the Content-Security-Policy (meta tag and `_headers`) and, after a build,
+  the search index (hooks/search.py).
 """
 from __future__ import annotations
 
 import functools
 import gc
-import hashlib
-import json
 import logging
 import re
 import sys
-import types
 from pathlib import Path
 
 from mkdocs.exceptions import Abort, PluginError
@@ -31,13 +29,14 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from serieskit import feed, pages, share  # noqa: E402
+from serieskit import feed, pages, search_meta, share  # noqa: E402
 from serieskit.config import ConfigError  # noqa: E402
 from serieskit.model import SERIES_DIR, Finding  # noqa: E402
 from serieskit.markup import Markup, escape, html  # noqa: E402
 from serieskit.render import apply_tooltips  # noqa: E402
 
 import csp  # noqa: E402  (hooks/csp.py: the Content-Security-Policy, known before any page is built)
+import search  # noqa: E402  (hooks/search.py: the Pagefind index, written after the pages)
 
 import serve_cache  # noqa: E402  (hooks/serve_cache.py: mkdocs serve re-converts only what an edit touched)
 from serieskit.session import SESSION, Build  # noqa: E402
@@ -61,7 +60,6 @@ class _State:
     allowed: set = set()     # sha256 of the theme's own inline scripts (hooks/csp.py)
     policy: str = ""
     errors: int = 0          # convention errors of this build: the strict gate counts them itself
-    jieba_words: str | None = None    # the user dictionary jieba has loaded (one process, many serve builds)
 
 
 S = _State()
@@ -123,44 +121,6 @@ def _patch_mermaid2(config) -> None:
     config.extra["mermaid_args"] = dict(plugin.config.get("arguments") or {})
 
 
-def _jieba_dictionary(config, build: Build, root: Path) -> None:
-    """Generate the jieba user dictionary from the glossaries and load it for the search index."""
-    words = []
-    for s in build.site.series.values():
-        for e in s.glossary:
-            for w in [e.term, *e.aliases]:
-                if re.search(r"[\u4e00-\u9fff]", w):
-                    words.append(w)
-    if not words:
-        return
-    cache = root / ".cache"
-    cache.mkdir(exist_ok=True)
-    path = cache / "jieba_user_dict.txt"
-    text = "".join(f"{w.replace(' ', '')} 20000 n\n" for w in dict.fromkeys(words))
-    if not path.exists() or path.read_text(encoding="utf-8") != text:
-        path.write_text(text, encoding="utf-8")
-    try:
-        import jieba
-    except ImportError:
-        log.warning("jieba is not installed: Chinese search will not segment words (pip install jieba)")
-        return
-    jieba.setLogLevel(60)
-    if S.jieba_words != text:
-        # Load the dictionary once per process: jieba never forgets a word, and each load_userdict
-        # adds to its frequency total. When the glossary changes during `mkdocs serve`, start again
-        # from jieba's main dictionary, so search segments as a fresh build would.
-        if S.jieba_words is not None:
-            jieba.dt.initialized = False
-            jieba.dt.user_word_tag_tab = {}
-            jieba.dt.initialize()
-        jieba.load_userdict(str(path))
-        S.jieba_words = text
-    serve_cache.jieba_key = hashlib.sha256(text.encode("utf-8")).hexdigest()
-    search = config.plugins.get("material/search") or config.plugins.get("search")
-    if search is not None and hasattr(search.config, "jieba_dict_user"):
-        search.config.jieba_dict_user = str(path)
-
-
 def _error(msg: str) -> None:
     """A convention error: a WARNING (so MkDocs lists it with the others), or an ERROR when the
     command line silenced warnings (`-q`): the findings are printed whatever the flags."""
@@ -202,16 +162,11 @@ def on_config(config):
         raise PluginError(f"{exc.path}:{exc.line}: {exc.message}")
     _report(S.build)
     _patch_mermaid2(config)
-    _jieba_dictionary(config, S.build, root)
-    _utf8_search_index(config)
     config.extra.setdefault("scope", "/")  # one localStorage scope: Material's inline scripts are the same on every page
+    # The header's search box (overrides/partials/series-search.html): serve writes no index.
+    config.extra["series_search"] = {"serve": S.command == "serve", "weights": search_meta.META_WEIGHTS}
     if S.command == "serve":
         serve_cache.start_build(config)
-        search = config.plugins.get("material/search") or config.plugins.get("search")
-        index = getattr(search, "search_index", None)
-        if index is not None:
-            index.add_entry_from_context = functools.partial(serve_cache.search_entries, index,
-                                                             index.add_entry_from_context)
     return config
 
 
@@ -290,7 +245,7 @@ def on_nav(nav, config, files):
         for i, page in enumerate(pages_):
             page.previous_page = pages_[i - 1] if i > 0 else None
             page.next_page = pages_[i + 1] if i + 1 < len(pages_) else None
-    # Everything made so far (the parsed posts, files, pages, navigation, jieba's dictionary) lives
+    # Everything made so far (the parsed posts, files, pages, navigation) lives
     # until the build ends. Keep it out of the cyclic garbage collector's full passes, which would
     # otherwise walk all of it again and again while pages are rendered (CPython's gc.freeze; objects
     # still go when their last reference does, and on_config unfreezes for the next serve build).
@@ -385,6 +340,7 @@ def on_page_context(context, page, config, nav):
     else:
         page.series_findings = []
     context["series_share"] = _share(b, post, page, config)
+    context["series_search"] = _search(b, post, page, config)
     series = b.site.series_of(post) if post is not None else next(
         (s for s in b.site.series.values() if page.file.src_uri == s.index_site_path), None)
     context["series_feed"] = ({"title": feed.feed_title(series, config.site_name), "href": feed.feed_path(series)}
@@ -405,6 +361,17 @@ def _share(b: Build, post, page, config) -> share.Share:
                                 config.site_author or "", b.include_drafts)
     title = Markup(page.title or config.site_name).striptags()
     return share.page_share(title, config.site_description or "", page.canonical_url or url, url, config.site_name)
+
+
+def _search(b: Build, post, page, config) -> search_meta.PageSearch:
+    """Whether the page goes into the search index (overrides/main.html marks its body), and its
+    searchable metadata: posts and hand-written pages; not the generated lists nor the home page."""
+    if post is not None:
+        return search_meta.post_search(b.site, post)
+    if page.is_homepage or page.file.generated_by:
+        return search_meta.NOT_INDEXED
+    title = Markup(page.title or config.site_name).striptags()
+    return search_meta.page_search(title, config.site_name)
 
 
 def _post_info(b: Build, post, page) -> dict:
@@ -471,37 +438,11 @@ def on_post_build(config):
     _write_feeds(config, site_dir)
     if S.command == "serve":
         serve_cache.end_build()
+    elif not S.errors or not config.strict:
+        search.write_index(site_dir, log)
     if config.strict and S.errors:
         raise Abort(f"Aborted with {S.errors} convention error(s) in strict mode "
                     f"(details above; python scripts/lint.py lists them too)")
-
-
-class _JsonUtf8(types.ModuleType):
-    """`json` as Material's search plugin sees it: the same module, except that `dumps` writes
-    UTF-8 instead of `\\uXXXX` escapes."""
-
-    def __getattr__(self, name):
-        return getattr(json, name)
-
-    @staticmethod
-    def dumps(obj, **kwargs):
-        kwargs.setdefault("ensure_ascii", False)
-        return json.dumps(obj, **kwargs)
-
-
-_JSON_UTF8 = _JsonUtf8("json")
-
-
-def _utf8_search_index(config) -> None:
-    """Material writes the search index as ASCII JSON: every Chinese character becomes a 6-byte
-    `\\uXXXX` escape (3 bytes in UTF-8). Every reader downloads the index on the first page they open,
-    so the index is written as UTF-8 instead (about 40% smaller here): the search plugin's module gets
-    a `json` whose `dumps` keeps non-ASCII characters (the same JSON otherwise, written once; the
-    plugin calls nothing else of `json`). tests/test_site.py checks the written index."""
-    search = config.plugins.get("material/search") or config.plugins.get("search")
-    mod = sys.modules.get(type(search).__module__) if search is not None else None
-    if mod is not None and getattr(mod, "json", None) is json:
-        mod.json = _JSON_UTF8
 
 
 def on_serve(server, config, builder):

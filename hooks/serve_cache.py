@@ -1,28 +1,26 @@
-"""`mkdocs serve`: after an edit, convert and index again only what the edit touched.
+"""`mkdocs serve`: after an edit, convert again only what the edit touched.
 
 A serve rebuild stays a full MkDocs build: every page is read, rendered into the theme and written,
-every file copied, the navigation and the search index built from scratch. What is memoised across
-rebuilds are three pure, costly steps, each keyed on its complete input:
+every file copied, the navigation built from scratch (serve writes no search index: hooks/search.py).
+What is memoised across rebuilds are two pure, costly steps, each keyed on its complete input:
 
 - Markdown -> HTML of a page (key: the page's Markdown, its path and URL, the URLs of every file of
   the site, and mkdocs.yml); the table of contents, anchors, links to anchors and the log messages
   of the conversion (broken-link warnings) are kept with it and replayed;
-- the search entries of a page (key: its URL, title, meta, HTML, table of contents and the jieba
-  dictionary); Chinese word segmentation is most of a build's time;
 - compiled theme templates (Jinja's bytecode cache; Jinja checks each template's source).
 
-So an edit to one post converts and indexes that post again, and every other page whose input
+So an edit to one post converts that post again, and every other page whose input
 changed (a renamed post changes the links of the posts that cite it, and so on). The output equals
 a full build: tests/test_serve_incremental.py edits a project in many ways inside one serve session
 and compares every file with a fresh build. Entries that no build used since the previous one are
 dropped. `mkdocs build` does not use any of this.
 
-Kept in this module (imported once per process; MkDocs re-executes the hook file on every rebuild).
+Kept in this module: MkDocs loads the hook files once per `mkdocs serve` process, and this module
+with them.
 """
 from __future__ import annotations
 
 import hashlib
-import json
 import logging
 from pathlib import Path
 
@@ -61,7 +59,6 @@ class Memo:
 
 
 MARKDOWN = Memo()
-SEARCH = Memo()
 
 
 class _Bytecode(jinja2.BytecodeCache):
@@ -81,7 +78,6 @@ class _Bytecode(jinja2.BytecodeCache):
 
 BYTECODE = _Bytecode()
 _build_keys: dict[str, object] = {}   # per build: id(files) -> key of the site's files, config key
-jieba_key = ""                        # the jieba user dictionary in use (set by the hook)
 
 
 def _sha(*parts: str) -> str:
@@ -162,27 +158,7 @@ def render(page: Page, config, files) -> None:
         logging.getLogger(record.name).handle(record)
 
 
-def _toc(items) -> list:
-    return [[i.id, i.url, i.title, i.level, _toc(i.children)] for i in items]
-
-
-def search_entries(index, original, page) -> None:
-    """SearchIndex.add_entry_from_context, memoised (installed on Material's search index in serve)."""
-    meta = {k: page.meta.get(k) for k in ("title", "tags", "search")}
-    key = _sha(jieba_key, page.url, str(page.title), json.dumps(meta, ensure_ascii=False, default=repr, sort_keys=True),
-               page.content or "", json.dumps(_toc(page.toc), ensure_ascii=False, default=repr))
-    hit = SEARCH.get(key)
-    if hit is None:
-        n = len(index.entries)
-        original(page)
-        SEARCH.put(key, [json.dumps(e, ensure_ascii=False) for e in index.entries[n:]])
-        return
-    index.entries.extend(json.loads(e) for e in hit)
-
-
 def end_build() -> None:
-    log.debug(f"serve cache: markdown {MARKDOWN.hits} hits / {MARKDOWN.misses} misses, "
-              f"search {SEARCH.hits} hits / {SEARCH.misses} misses")
+    log.debug(f"serve cache: markdown {MARKDOWN.hits} hits / {MARKDOWN.misses} misses")
     MARKDOWN.prune()
-    SEARCH.prune()
     _build_keys.clear()

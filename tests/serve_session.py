@@ -40,7 +40,7 @@ def _new_post(p: Path) -> None:           # a new page: every link target set ch
     (p / "series/demo/third.md").write_text(text, encoding="utf-8")
 
 
-def _glossary(p: Path) -> None:           # tooltips and the search dictionary
+def _glossary(p: Path) -> None:           # tooltips and the glossary table
     with open(p / "series/demo/glossary.yml", "a", encoding="utf-8") as f:
         f.write("- term: 示意文章\n  en: Illustrative Post\n  desc: 只用于演示的文章。\n")
 
@@ -91,7 +91,7 @@ def main(project: str, out: str, *edits: str) -> None:
         shutil.copytree(proj, snap / "project", symlinks=True,
                         ignore=shutil.ignore_patterns(".original", ".cache", "__pycache__"))
         cache = sys.modules.get("serve_cache")
-        stats = {m: list(getattr(cache, m).last) for m in ("MARKDOWN", "SEARCH")} if cache else {}
+        stats = {m: list(getattr(cache, m).last) for m in ("MARKDOWN",)} if cache else {}
         (snap / "cache.json").write_text(json.dumps({"edit": name, **stats}), encoding="utf-8")
     shutil.rmtree(site_dir, ignore_errors=True)
 

@@ -136,3 +136,19 @@ def test_markup_in_values_shows_as_text(site, page):
     titles = page.evaluate("() => [...document.querySelectorAll('abbr.series-term')].map(a => a.title)")
     assert any(f"解释 {MARKUP}" in t for t in titles), titles
     assert page.evaluate("window.__pwned") is None and _violations(page) == []
+
+
+def test_search_shows_a_hostile_title_and_text_as_written(site, page):
+    out, base = site
+    page.goto(base + "demo/first/", wait_until="load")
+    page.keyboard.press("/")
+    page.locator("input.md-search__input").fill("第二篇")
+    first = page.locator(".md-search-result__item").first
+    first.wait_for(timeout=30_000)
+    titles = page.locator(".md-search-result__item h1").all_inner_texts()
+    assert f"第二篇 {MARKUP}" in [t.strip() for t in titles], titles
+    # nothing of the results is markup but the highlights
+    tags = page.evaluate("""() => [...document.querySelectorAll('.md-search-result__list *')]
+        .map(e => e.tagName.toLowerCase()).filter(t => !['li', 'a', 'article', 'div', 'h1', 'p', 'mark', 'button'].includes(t))""")
+    assert tags == [], tags
+    assert page.evaluate("window.__pwned") is None and _violations(page) == []

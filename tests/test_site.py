@@ -1,5 +1,6 @@
 """The series site built from a small fixture project: URLs, generated pages, series order,
 prev / next, post header, figures, diagrams, glossary tooltips, feed, Chinese search, assets."""
+import gzip
 import json
 from html import unescape as html_unescape
 import re
@@ -119,15 +120,51 @@ def test_feed_is_valid_atom(site):
     assert 'type="application/atom+xml"' in html(site, "index.html")
 
 
-def test_search_index_has_jieba_segmented_terms(site):
-    raw = (site / "search" / "search_index.json").read_text(encoding="utf-8")
-    assert "投机解码" in raw and not re.search(r"\\u[4-9][0-9a-f]{3}", raw), "the index is UTF-8, not \\u escapes"
-    data = json.loads(raw)
-    text = "\u200b".join(d["text"] + "\u200b" + d["title"] for d in data["docs"])
-    tokens = set(re.split(r"[\u200b\s]+", text))
-    assert "投机解码" in tokens       # a glossary term, kept whole by the user dictionary
-    assert "张量并行" in tokens
-    assert "效率" in tokens or "效率指标" in tokens
+def pagefind_pages(site: Path) -> dict[str, dict]:
+    """The pages of the Pagefind index, by URL: each fragment is `pagefind_dcd` + JSON, gzipped."""
+    out = {}
+    for f in (site / "pagefind" / "fragment").glob("*.pf_fragment"):
+        raw = gzip.decompress(f.read_bytes())
+        assert raw.startswith(b"pagefind_dcd"), f.name
+        d = json.loads(raw[len(b"pagefind_dcd"):])
+        d["raw_meta"] = d["meta"]
+        d["meta"] = {k: v.replace("\u200b", "") for k, v in d["meta"].items()}   # as search.js shows them
+        out[d["url"]] = d
+    return out
+
+
+def test_search_index_holds_the_posts_and_pages_and_nothing_else(site):
+    assert not (site / "search").exists(), "Material's search index is not built"
+    entry = json.loads((site / "pagefind" / "pagefind-entry.json").read_text(encoding="utf-8"))
+    assert list(entry["languages"]) == ["zh"]
+    pages = pagefind_pages(site)
+    # posts and hand-written pages; not the draft, the home page, the series index, tags, archive, rules
+    assert sorted(pages) == ["/about/", "/demo/first/", "/demo/second/", "/notes/solo/", "/performance/"], sorted(pages)
+    assert entry["languages"]["zh"]["page_count"] == len(pages)
+    second = pages["/demo/second/"]
+    assert second["meta"]["title"] == "第二篇：投机解码" and second["meta"]["section"] == "演示系列"
+    # every spelling of the glossary terms the glossary names for this post, as searchable metadata
+    assert second["meta"]["terms"] == "投机解码, Speculative Decoding, SD", second["meta"]
+    assert "terms" not in pages["/demo/first/"]["meta"]
+    assert pages["/notes/solo/"]["meta"]["section"] == "随笔"
+    first = pages["/demo/first/"]["content"]
+    assert "¶" not in first, "permalink marks are not indexed"
+    assert "阅读约" not in first and "发布于" not in first, "the post header (dates, reading time) is not indexed"
+    assert "graph" not in first, "diagram sources are not indexed"
+    # Chinese is split into words where the reader's browser splits a query (Intl.Segmenter):
+    # "投机解码" is asked for as 投机 + 解码, so the index holds those two words
+    words = pages["/demo/second/"]["content"].split("\u200b")
+    assert "投机" in words and "解码" in words and "投机解码" not in words, words[:40]
+    assert pages["/demo/second/"]["raw_meta"]["terms"].startswith("投机\u200b解码, ")
+    for unused in ("pagefind-ui.js", "pagefind-component-ui.js", "pagefind-modular-ui.js", "pagefind-highlight.js"):
+        assert not (site / "pagefind" / unused).exists(), unused
+
+
+def test_search_box_is_in_the_header_and_starts_nothing_of_materials_search(site):
+    page = html(site, "demo/first/index.html")
+    assert 'data-series-search' in page and 'class="md-search__input"' in page
+    assert 'data-md-component="search"' not in page and 'name="search"' not in page
+    assert 'for="__search"' in page and "search.js" in page
 
 
 ALLOWED_JS_URLS = {

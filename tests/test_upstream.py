@@ -8,13 +8,17 @@ changes them fails loudly instead of silently (the reasons are at the code that 
    `_patch_mermaid2`): removed there, because it re-parses every page with a diagram (3x slower
    builds) to add a script the site does not use.
 
-And the public-but-versioned facts the policy is built from: the Material partials of
-hooks/csp.py THEME_SCRIPTS exist and each holds one inline script.
+And two public-but-versioned facts: the Material partials of hooks/csp.py THEME_SCRIPTS exist and
+each holds one inline script; overrides/partials/header.html is Material's header with one block
+changed (Material shows its header search box only with its own search plugin, which downloads its
+whole index on every first visit; the site's box searches the Pagefind index, hooks/search.py).
 """
 from __future__ import annotations
 
 import inspect
+import re
 import sys
+from pathlib import Path
 
 from mkdocs.livereload import LiveReloadServer
 
@@ -46,3 +50,21 @@ def test_the_themes_inline_script_partials_are_where_the_policy_reads_them():
     for name in csp.THEME_SCRIPTS:
         text = (templates / name).read_text(encoding="utf-8")
         assert text.count("<script>") == text.count("</script>") >= 1, name
+
+
+HEADER_BLOCK_OURS = re.compile(r"\{#- series site: the search box.*?\{% endif %\}\n", re.S)
+HEADER_BLOCK_MATERIAL = re.compile(r'\{% if "material/search" in config.plugins %\}.*?\{% endif %\}\n    \{% endif %\}\n', re.S)
+HEADER_NOTE = re.compile(r"\A\{#-.*?-#\}\n", re.S)
+
+
+def test_the_header_override_is_materials_header_but_for_the_search_block():
+    import material
+    theirs = (Path(material.__file__).parent / "templates" / "partials" / "header.html").read_text(encoding="utf-8")
+    ours = (ROOT / "overrides" / "partials" / "header.html").read_text(encoding="utf-8")
+    assert len(HEADER_BLOCK_MATERIAL.findall(theirs)) == 1, "Material's header no longer has its search block: " \
+        "copy the new partials/header.html to overrides/partials/ and put the site's search block back in"
+    assert len(HEADER_BLOCK_OURS.findall(ours)) == 1
+    assert HEADER_NOTE.sub("", HEADER_BLOCK_MATERIAL.sub("SEARCH\n", theirs)) == \
+        HEADER_NOTE.sub("", HEADER_BLOCK_OURS.sub("SEARCH\n", ours)), \
+        "Material's partials/header.html changed: copy it to overrides/partials/header.html again, " \
+        "with the site's search block in place of Material's"

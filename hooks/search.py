@@ -1,0 +1,152 @@
+"""Site search: a static, chunked Pagefind index that the reader's browser fetches only when they search.
+
+- Which pages are indexed, and their searchable metadata (title, series, glossary terms), comes from
+  the engine (serieskit/search_meta.py) through the template context (`series_search`):
+  overrides/main.html marks the page's content `data-pagefind-body`. Posts and hand-written pages
+  are indexed; generated lists (home, series index, tags, archive) and drafts are not.
+- `mkdocs build` writes the index itself, after the pages, with Pagefind's extended binary (from
+  the `pagefind[extended]` package: it segments Chinese; the plain binary silently does not).
+  `mkdocs serve` writes none (the search box says so): an edit refreshes the preview without
+  indexing the site again.
+- The reader's side is docs/assets/javascripts/search.js over Pagefind's JavaScript API, in the
+  header's search box (overrides/partials/header.html). Its WebAssembly needs `'wasm-unsafe-eval'`
+  in the policy (hooks/csp.py), nothing broader.
+"""
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+from mkdocs.exceptions import PluginError
+
+BUNDLE = "pagefind"      # the index's folder under the site
+INSTALL = 'pip install "pagefind[extended]"'
+
+# Parts of an indexed page that are not its text: permalink marks, the post header's dates and
+# reading time, the sister-post block and prev / next (other posts' titles), the serve findings box,
+# and the sources of diagrams and formulas (the reader sees drawings, not their source).
+EXCLUDE = (".headerlink", ".series-post-header", ".series-sister", ".series-nav", ".series-findings",
+           "pre.mermaid", ".arithmatex")
+
+# What Pagefind writes that this site does not serve: its own UIs (the site's search box is
+# search.js over the JavaScript API) and the highlighting script.
+UNUSED = ("pagefind-ui.js", "pagefind-ui.css", "pagefind-modular-ui.js", "pagefind-modular-ui.css",
+          "pagefind-component-ui.js", "pagefind-component-ui.css", "pagefind-highlight.js")
+
+MARK = b"data-pagefind-body"
+SEGMENTER = Path(__file__).with_name("segment.mjs")
+ZWSP = "\u200b"
+CJK_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]{2,}")   # kana and Han, 2 or more
+TAG = re.compile(r"(<[^>]*>)")
+META_VALUE = re.compile(r'(data-pagefind-meta="[a-z_]+:)([^"]*)(")')
+INDEXED = re.compile(r"Indexed (\d+) pages?")
+
+
+def executable() -> Path:
+    """Pagefind's extended binary, or a build-stopping message that says how to install it."""
+    try:
+        from pagefind_bin_extended import get_executable
+        path = Path(get_executable())
+    except (ImportError, FileNotFoundError) as exc:
+        raise PluginError(f"the search index needs Pagefind's extended binary (it segments Chinese), which is "
+                          f"not installed ({exc}): run `{INSTALL}` (make setup installs it)") from None
+    return path
+
+
+def readable(site_dir: Path) -> list[str]:
+    """The site's pages marked for the index; a marked page the indexer cannot read (not UTF-8)
+    stops the build naming it: Pagefind itself skips such a page without a word."""
+    marked, bad = [], []
+    for p in sorted(site_dir.rglob("*.html")):
+        if p.is_relative_to(site_dir / BUNDLE):
+            continue
+        data = p.read_bytes()
+        if MARK not in data:
+            continue
+        rel = p.relative_to(site_dir).as_posix()
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            bad.append(f"{rel} (byte {exc.start}: not UTF-8)")
+            continue
+        marked.append(rel)
+    if bad:
+        raise PluginError("the search indexer cannot read these pages: " + "; ".join(bad))
+    return marked
+
+
+def write_index(site_dir: Path, log) -> int:
+    """Index the built site; returns the number of pages indexed."""
+    binary = executable()
+    marked = readable(site_dir)
+    with tempfile.TemporaryDirectory(prefix="series-search-") as tmp:
+        staged = Path(tmp)
+        segment_pages(site_dir, staged, marked)
+        cmd = [str(binary), "--site", str(staged), "--output-path", str(site_dir / BUNDLE),
+               "--exclude-selectors", ", ".join(EXCLUDE)]
+        try:
+            r = subprocess.run(cmd, capture_output=True, text=True, encoding="utf-8", errors="replace", check=False)
+        except OSError as exc:
+            raise PluginError(f"the search indexer {binary} cannot run ({exc}): reinstall it with `{INSTALL}`") from None
+    output = (r.stdout + r.stderr).strip()
+    if r.returncode != 0:
+        raise PluginError(f"the search indexer failed (exit {r.returncode}):\n{output[-2000:]}")
+    counts = [int(n) for n in INDEXED.findall(r.stdout)]
+    indexed = counts[-1] if counts else _count_fragments(site_dir)
+    if indexed != len(marked):
+        raise PluginError(f"the search indexer indexed {indexed} of the {len(marked)} pages marked for it; "
+                          f"its output:\n{output[-2000:]}")
+    for name in UNUSED:
+        (site_dir / BUNDLE / name).unlink(missing_ok=True)
+    log.debug(f"search: {indexed} pages indexed into {BUNDLE}/")
+    return indexed
+
+
+def segment_pages(site_dir: Path, staged: Path, marked: list[str]) -> None:
+    """Copy the marked pages to `staged` with the word boundaries of their Chinese text marked by
+    zero-width spaces, as the reader's browser finds them (hooks/segment.mjs, Intl.Segmenter): Pagefind
+    segments a query with the browser's segmenter, and an index split another way misses words
+    (its own segmentation indexes "全双工", the browser asks for "全", "双", "工"). Only text between
+    tags and the searchable metadata change: ids, links and markup stay as built."""
+    pages = {rel: (site_dir / rel).read_text(encoding="utf-8") for rel in marked}
+    runs = sorted({m.group(0) for text in pages.values() for part in _text_parts(text) for m in CJK_RUN.finditer(part)})
+    cut = dict(zip(runs, _segment(runs)))
+
+    def mark(text: str) -> str:
+        return CJK_RUN.sub(lambda m: cut[m.group(0)], text)
+
+    for rel, text in pages.items():
+        parts = TAG.split(text)
+        for i, part in enumerate(parts):
+            if i % 2 == 0:
+                parts[i] = mark(part)
+            elif "data-pagefind-meta" in part:
+                parts[i] = META_VALUE.sub(lambda m: m.group(1) + mark(m.group(2)) + m.group(3), part)
+        out = staged / rel
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text("".join(parts), encoding="utf-8")
+
+
+def _text_parts(text: str) -> list[str]:
+    parts = TAG.split(text)
+    return parts[0::2] + [m.group(2) for p in parts[1::2] for m in META_VALUE.finditer(p)]
+
+
+def _segment(runs: list[str]) -> list[str]:
+    node = shutil.which("node")
+    if node is None:
+        raise PluginError("the search index needs Node.js (it splits Chinese text into words as the reader's "
+                          "browser does, hooks/segment.mjs); install Node.js 18 or newer (make setup uses it for npm)")
+    r = subprocess.run([node, str(SEGMENTER)], input=json.dumps(runs, ensure_ascii=False), capture_output=True,
+                       text=True, encoding="utf-8", check=False)
+    if r.returncode != 0:
+        raise PluginError(f"hooks/segment.mjs failed (exit {r.returncode}): {r.stderr.strip()[-1000:]}")
+    return [ZWSP.join(segs) for segs in json.loads(r.stdout)]
+
+
+def _count_fragments(site_dir: Path) -> int:
+    return len(list((site_dir / BUNDLE / "fragment").glob("*.pf_fragment")))

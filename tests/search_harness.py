@@ -1,0 +1,48 @@
+"""The site search as a reader meets it, for the browser tests and scripts/bench_search.py: the
+relevance set (tests/search/queries.yml) and how to ask each engine for its top results."""
+from __future__ import annotations
+
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+import yaml
+
+QUERIES = Path(__file__).resolve().parent / "search" / "queries.yml"
+TOP = 3
+
+# Pagefind in the page, with the options the site's search box uses (search.js reads the ranking
+# weights from the box's data-weights): the URL paths of the first results of each query.
+PAGEFIND_TOP = """async ([queries, top]) => {
+  const root = document.querySelector("[data-series-search]");
+  const pf = await import(new URL(root.getAttribute("data-bundle"), document.baseURI).href);
+  const site = new URL(root.getAttribute("data-site"), document.baseURI).pathname;
+  await pf.options({ baseUrl: site, ranking: { metaWeights: JSON.parse(root.getAttribute("data-weights")) } });
+  await pf.init();
+  const out = [];
+  for (const q of queries) {
+    const s = await pf.search(q);
+    const rows = await Promise.all(s.results.slice(0, top).map(r => r.data()));
+    out.push(rows.map(d => d.url));
+  }
+  return out;
+}"""
+
+
+def load_queries() -> list[dict]:
+    return yaml.safe_load(QUERIES.read_text(encoding="utf-8"))
+
+
+def slug_of(url: str) -> str:
+    """The post slug of a result URL (`/area/slug/#anchor` -> `slug`)."""
+    parts = [p for p in unquote(urlsplit(url).path).split("/") if p]
+    return parts[-1] if parts else ""
+
+
+def precision_at(queries: list[dict], results: list[list[str]], top: int = TOP) -> tuple[float, list[str]]:
+    """The share of queries whose expected post is among the first `top` results, and the misses."""
+    misses = []
+    for q, urls in zip(queries, results):
+        got = [slug_of(u) for u in urls[:top]]
+        if q["post"] not in got:
+            misses.append(f"{q['q']!r}: want {q['post']}, got {got}")
+    return (len(queries) - len(misses)) / len(queries), misses

@@ -1,0 +1,66 @@
+"""The search index as the build writes it: `mkdocs build` indexes the site itself (hooks/search.py);
+what the indexer cannot read, or an indexer that is not installed, stops the build with a message that
+names the file or the install command, never a traceback. The reader's side is in
+tests/test_search_browser.py."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from sitebuild import ROOT, build, make_project
+
+sys.path.insert(0, str(ROOT / "hooks"))
+import search  # noqa: E402
+
+
+def _no_traceback(r):
+    assert "Traceback" not in r.stderr and "Traceback" not in r.stdout, r.stderr[-3000:]
+
+
+def test_a_page_the_indexer_cannot_read_fails_the_build_naming_it(tmp_path):
+    proj = make_project(tmp_path)
+    # a hand-written HTML page of docs/, marked for the index, in GBK: Pagefind would skip it silently
+    (proj / "docs" / "legacy.html").write_bytes('<html><body><main data-pagefind-body>旧页面</main></body></html>'
+                                                .encode("gbk"))
+    r = build(proj, tmp_path / "out", strict=False)
+    assert r.returncode != 0
+    assert "the search indexer cannot read these pages: legacy.html (byte" in r.stderr and "not UTF-8" in r.stderr
+    _no_traceback(r)
+
+
+def test_a_missing_indexer_stops_the_build_with_the_install_command(tmp_path):
+    proj = make_project(tmp_path)
+    # what an environment without the binary looks like: the package's own lookup fails
+    fake = tmp_path / "fake" / "pagefind_bin_extended"
+    fake.mkdir(parents=True)
+    (fake / "__init__.py").write_text("def get_executable():\n    raise FileNotFoundError('Could not find any of "
+                                      "[pagefind_extended]')\n", encoding="utf-8")
+    from sitebuild import mkdocs
+    r = mkdocs(proj, "build", "-d", str(tmp_path / "out"), PYTHONPATH=f"{fake.parent}:{ROOT}")
+    assert r.returncode != 0
+    assert 'pip install "pagefind[extended]"' in r.stderr, r.stderr[-2000:]
+    _no_traceback(r)
+
+
+def test_a_build_with_errors_under_strict_writes_no_index_and_fails(tmp_path):
+    proj = make_project(tmp_path)
+    post = proj / "series" / "demo" / "first.md"
+    post.write_text(post.read_text(encoding="utf-8").replace("title:", "titel:", 1), encoding="utf-8")
+    r = build(proj, tmp_path / "out", strict=True)
+    assert r.returncode != 0
+    assert not (tmp_path / "out" / "pagefind").exists()
+
+
+def test_segmentation_marks_only_text_and_metadata(tmp_path):
+    site, staged = tmp_path / "site", tmp_path / "staged"
+    (site / "a").mkdir(parents=True)
+    page = ('<html lang="zh"><body><div data-pagefind-body><span hidden data-pagefind-meta="terms:全双工对话, RVQ">'
+            '</span><h2 id="全双工对话">全双工对话的延迟</h2><a href="#全双工对话">全双工</a> KV cache</div></body></html>')
+    (site / "a" / "index.html").write_text(page, encoding="utf-8")
+    search.segment_pages(site, staged, ["a/index.html"])
+    out = (staged / "a" / "index.html").read_text(encoding="utf-8")
+    z = "\u200b"
+    assert f'id="全双工对话"' in out and 'href="#全双工对话"' in out, "ids and links stay as built"
+    assert f'data-pagefind-meta="terms:全{z}双{z}工{z}对话, RVQ"' in out
+    assert f">全{z}双{z}工{z}对话{z}的{z}延迟</h2>" in out and "KV cache" in out
+    assert out.replace(z, "") == page
