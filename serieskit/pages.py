@@ -18,6 +18,7 @@ from urllib.parse import quote
 from .markup import Markup, doc_text, html, join, md_text
 from .model import Post, Series, Site
 from .rules import REGISTRY
+from . import series_map
 
 SEVERITY_ZH = {"error": "错误", "warning": "警告", "info": "提示"}
 SPACES = re.compile(r"\s+")
@@ -104,8 +105,24 @@ def series_index(series: Series, site: Site, include_drafts: bool) -> str:
         lines += [md_text(series.description), ""]
     lines += [html('<p class="series-index__count">已发布 {} 篇，计划中 {} 篇。按系列顺序排列，灰色条目标注“在做”。</p>',
                    n_pub, len(planned)), ""]
+    lines += series_map_block(series, site, include_drafts)
     lines += ['<ol class="series-index">', *(t for _, t in items), "</ol>", ""]
     return "\n".join(lines)
+
+
+def series_map_block(series: Series, site: Site, include_drafts: bool) -> list[str]:
+    """The series map (serieskit/series_map.py) as a mermaid fence with its caption, or nothing for a
+    series with no place yet."""
+    page = url_dir(series.index_site_path)
+    m = series_map.build(series, site, include_drafts, lambda p: href(page, p.url_dir))
+    if not m.places:
+        return []
+    hubs = "、".join(str(pl.number) for pl in m.hubs if pl.number is not None)
+    note = html("黄色“总览”框里的第 {} 篇是多数文章的姊妹篇，它们的连线不再逐条画出。", hubs) if hubs else ""
+    implied = "（两篇若已能经由编号在它们之间的文章连通，就不再直接连线）" if m.implied else ""
+    return ["```mermaid", series_map.mermaid(m, site.conv).rstrip("\n"), "```", "",
+            html('<p class="series-map__caption">系列地图：蓝色框是已发布的文章（点击进入），灰色虚线框是在做的文章；'
+                 '连线是文章之间的姊妹篇链接{}。{}</p>', implied, note), ""]
 
 
 def tags_page(site: Site, include_drafts: bool) -> str:

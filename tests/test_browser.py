@@ -399,6 +399,76 @@ def test_series_index_lists_posts_in_order_and_planned_posts_as_zaizuo(desktop, 
             assert i["badge"] and i["badgeVisible"], f"{path}: planned {i['title']} has no visible 在做 badge"
 
 
+# The series map (serieskit/series_map.py): the index's diagram, read inside its shadow root.
+MAP_JS = r"""
+() => {
+  const host = document.querySelector(".md-content div.mermaid");
+  const svg = host && host.shadowRoot && host.shadowRoot.querySelector("svg");
+  if (!svg) return null;
+  const shown = svg.getBoundingClientRect().width, natural = svg.viewBox.baseVal.width;
+  const nodes = [...svg.querySelectorAll("g.node")].map((g) => {
+    const a = g.closest("a"), label = g.querySelector(".nodeLabel");
+    const href = a && (a.getAttribute("href") || a.getAttribute("xlink:href"));
+    return { label: (label.textContent || "").replace(/\s+/g, " ").trim(), br: !!label.querySelector("br"),
+             href: href ? new URL(href, location.href).pathname : null,
+             px: parseFloat(getComputedStyle(label).fontSize) * shown / natural };
+  });
+  return { nodes, shown, natural, boxWidth: host.clientWidth, boxScrollWidth: host.scrollWidth,
+           band: [...svg.querySelectorAll("g.cluster")].map((c) => (c.textContent || "").trim()) };
+}
+"""
+
+
+@pytest.mark.parametrize("path", SERIES_INDEXES)
+def test_series_index_draws_the_series_map_readable_on_a_phone(browser, server, path):
+    """The map is an SVG drawn by the site's mermaid; published nodes are links to their posts with
+    their series number, planned ones are no links and say 在做; on a 390 px phone it fits the column
+    with text of at least 11 px, and its text keeps 4.5:1 in light and dark, on the desktop too; a tap
+    on a node opens the post."""
+    series = SITE.series[path.strip("/")]
+    posts = SITE.series_posts(series.slug, include_drafts=False)
+    planned = SITE.planned_open(series, include_drafts=False)
+    want = {f"{SITE.series_number(p, include_drafts=False)[0]}. ": "/" + p.url_dir for p in posts}
+    want_planned = {f"{pl.order}. " for pl in planned}
+    for viewport, name in ((PHONE, "phone"), (DESKTOP, "desktop")):
+        ctx = browser.new_context(viewport=viewport, color_scheme="light", is_mobile=viewport is PHONE,
+                                  has_touch=viewport is PHONE, device_scale_factor=1)
+        ctx.add_init_script(INIT_SCRIPT)
+        page = ctx.new_page()
+        v = Visit(path, name)
+        _watch(page, v)
+        page.goto(server.origin + path, wait_until="load")
+        assert wait_ready(page, 1), f"{path} ({name}): the map is not drawn"
+        for scheme in ("light", "dark"):
+            if scheme == "dark":
+                assert toggle_scheme(page) == "slate"
+            got = page.evaluate(MAP_JS)
+            assert got, f"{path} ({name}, {scheme}): no SVG map"
+            nodes = got["nodes"]
+            assert len(nodes) == len(posts) + len(planned), [n["label"] for n in nodes]
+            links = {n["label"].split(" ", 1)[0] + " ": n["href"] for n in nodes if n["href"]}
+            assert links == want, f"{path} ({name}): node links {links}, want {want}"
+            grey = {n["label"].split(" ", 1)[0] + " " for n in nodes if not n["href"]}
+            assert grey == want_planned and all("在做" in n["label"] for n in nodes if not n["href"]), nodes
+            assert not any("在做" in n["label"] for n in nodes if n["href"])
+            assert got["band"] and got["band"][0].startswith("总览"), got["band"]
+            small = [n for n in nodes if n["px"] < MIN_DIAGRAM_TEXT_PX]
+            assert not small, f"{path} ({name}): map text below {MIN_DIAGRAM_TEXT_PX}px: {small[:3]}"
+            if viewport is PHONE:
+                assert got["boxScrollWidth"] <= got["boxWidth"] + 1, \
+                    f"{path}: the map ({got['natural']:.0f}px) does not fit the phone's column ({got['boxWidth']}px)"
+            data = page.evaluate(READ_JS, {"palette": list(PALETTE)})
+            texts = [t for t in data["diagrams"][0]["texts"] if t["kind"] in ("node", "cluster")]
+            assert len(texts) >= len(nodes)
+            low = [t for t in texts if t["ratio"] < MIN_CONTRAST]
+            assert not low, f"{path} ({name}, {scheme}): map text below {MIN_CONTRAST}:1: {low}"
+        if viewport is PHONE:
+            page.locator("div.mermaid a").first.click()
+            page.wait_for_url(lambda u: urlsplit(u).path in want.values(), timeout=10_000)
+        assert not v.console and not v.failed, v.console + v.failed
+        ctx.close()
+
+
 # --- on a phone -----------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("path", PAGES)
 def test_phone_page_never_scrolls_sideways_and_wide_boxes_scroll_inside(phone, path):
