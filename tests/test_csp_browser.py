@@ -165,8 +165,8 @@ def test_search_and_instant_navigation_work_under_the_policy(site, browser):
     w = Watch(browser, base)
     try:
         w.page.goto(base, wait_until="load")
-        w.page.locator("label.md-header__button[for=__search]").click()
         search = w.page.locator("input.md-search__input")
+        search.click()
         search.fill("推理")
         w.page.wait_for_selector(".md-search-result__item", timeout=30_000)
         assert w.page.locator(".md-search-result__item").count() > 0

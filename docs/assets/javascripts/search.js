@@ -20,7 +20,7 @@
   var weights = {};
   try { weights = JSON.parse(root.getAttribute("data-weights") || "{}"); } catch (e) { weights = {}; }
   var serve = root.hasAttribute("data-serve");
-  var PAGE = 5;        // results loaded at a time: each result's fragment is fetched when shown
+  var PAGE = 4;        // results loaded at a time (about what the panel shows): each one's fragment is fetched when shown
   var TEXT = {
     idle: "输入关键词开始搜索",
     loading: "正在加载搜索索引……",
