@@ -39,10 +39,7 @@ UNUSED = ("pagefind-ui.js", "pagefind-ui.css", "pagefind-modular-ui.js", "pagefi
 
 MARK = b"data-pagefind-body"
 SEGMENTER = Path(__file__).with_name("segment.mjs")
-ZWSP = "\u200b"
-CJK_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]{2,}")   # kana and Han, 2 or more
-TAG = re.compile(r"(<[^>]*>)")
-META_VALUE = re.compile(r'(data-pagefind-meta="[a-z_]+:)([^"]*)(")')
+
 INDEXED = re.compile(r"Indexed (\d+) pages?")
 
 
@@ -112,40 +109,31 @@ def segment_pages(site_dir: Path, staged: Path, marked: list[str]) -> None:
     segments a query with the browser's segmenter, and an index split another way misses words
     (its own segmentation indexes "全双工", the browser asks for "全", "双", "工"). Only text between
     tags and the searchable metadata change: ids, links and markup stay as built."""
-    pages = {rel: (site_dir / rel).read_text(encoding="utf-8") for rel in marked}
-    runs = sorted({m.group(0) for text in pages.values() for part in _text_parts(text) for m in CJK_RUN.finditer(part)})
-    cut = dict(zip(runs, _segment(runs)))
-
-    def mark(text: str) -> str:
-        return CJK_RUN.sub(lambda m: cut[m.group(0)], text)
-
-    for rel, text in pages.items():
-        parts = TAG.split(text)
-        for i, part in enumerate(parts):
-            if i % 2 == 0:
-                parts[i] = mark(part)
-            elif "data-pagefind-meta" in part:
-                parts[i] = META_VALUE.sub(lambda m: m.group(1) + mark(m.group(2)) + m.group(3), part)
+    files = []
+    for rel in marked:
         out = staged / rel
         out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text("".join(parts), encoding="utf-8")
-
-
-def _text_parts(text: str) -> list[str]:
-    parts = TAG.split(text)
-    return parts[0::2] + [m.group(2) for p in parts[1::2] for m in META_VALUE.finditer(p)]
-
-
-def _segment(runs: list[str]) -> list[str]:
+        out.write_text(_indexed_part((site_dir / rel).read_text(encoding="utf-8")), encoding="utf-8")
+        files.append(str(out))
     node = shutil.which("node")
     if node is None:
         raise PluginError("the search index needs Node.js (it splits Chinese text into words as the reader's "
                           "browser does, hooks/segment.mjs); install Node.js 18 or newer (make setup uses it for npm)")
-    r = subprocess.run([node, str(SEGMENTER)], input=json.dumps(runs, ensure_ascii=False), capture_output=True,
-                       text=True, encoding="utf-8", check=False)
+    r = subprocess.run([node, str(SEGMENTER)], input=json.dumps(files), capture_output=True, text=True,
+                       encoding="utf-8", check=False)
     if r.returncode != 0:
         raise PluginError(f"hooks/segment.mjs failed (exit {r.returncode}): {r.stderr.strip()[-1000:]}")
-    return [ZWSP.join(segs) for segs in json.loads(r.stdout)]
+
+
+def _indexed_part(text: str) -> str:
+    """The page as the indexer needs it: up to its <body> tag (the language), then from its indexed
+    element on (the metadata and the text). The navigation before the content, the largest part of a
+    page on a big site, is left out of the copy."""
+    mark = text.find(MARK.decode())
+    body = text.find("<body")
+    if mark < 0 or body < 0 or body > mark:
+        return text
+    return text[:text.find(">", body) + 1] + text[text.rfind("<", 0, mark):]
 
 
 def _count_fragments(site_dir: Path) -> int:
