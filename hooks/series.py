@@ -98,29 +98,6 @@ def _vendor_files(config, root: Path) -> list[File]:
     return out
 
 
-def _patch_mermaid2(config) -> None:
-    """Keep mermaid2's configuration, drop its BeautifulSoup re-parse of every page.
-
-    mermaid2 re-parses each page with a diagram to add a <script> (4.3x slower builds); here the
-    loader named by its `javascript:` option is on every page (so Material's instant navigation
-    finds it too), and its `arguments:` reach the renderer through the page config. mermaid2 has no
-    setting for this: its event is taken out of MkDocs' event list, a private internal pinned by
-    tests/test_upstream.py.
-    """
-    plugin = config.plugins.get("mermaid2")
-    if plugin is None:
-        return
-    events = config.plugins.events.get("post_page", [])
-    config.plugins.events["post_page"] = [e for e in events if getattr(e, "__self__", None) is not plugin]
-    js = plugin.config.get("javascript") or ""
-    if re.match(r"^(https?:)?//", js):
-        raise PluginError(f"mermaid2 `javascript: {js}` is a remote URL; the site serves mermaid itself: "
-                          f"point it at assets/javascripts/mermaid-loader.js")
-    if js and js not in [str(s) for s in config.extra_javascript]:
-        config.extra_javascript.append(js)
-    config.extra["mermaid_args"] = dict(plugin.config.get("arguments") or {})
-
-
 def _error(msg: str) -> None:
     """A convention error: a WARNING (so MkDocs lists it with the others), or an ERROR when the
     command line silenced warnings (`-q`): the findings are printed whatever the flags."""
@@ -161,7 +138,6 @@ def on_config(config):
     except ConfigError as exc:
         raise PluginError(f"{exc.path}:{exc.line}: {exc.message}")
     _report(S.build)
-    _patch_mermaid2(config)
     config.extra.setdefault("scope", "/")  # one localStorage scope: Material's inline scripts are the same on every page
     # The header's search box (overrides/partials/series-search.html): serve writes no index.
     config.extra["series_search"] = {"serve": S.command == "serve", "weights": search_meta.META_WEIGHTS}
