@@ -8,10 +8,11 @@ The convention engine (serieskit/) does the work and imports no MkDocs; this fol
     context.py      page metadata and the template context (post header, findings box, share, search, feed)
     csp.py          the Content-Security-Policy, known before any page is built
     search.py       the Pagefind index, written after the pages (`mkdocs build` only)
-    serve_cache.py  `mkdocs serve` converts again only what an edit touched (a switchable speed-up)
+    serve_cache.py  `mkdocs serve` converts again only what an edit touched
+    speedups.py     the switch (SERIES_SPEEDUPS) of the serve memo and of gc.freeze, with their figures
     upstream.py     every reliance on MkDocs internals, with the reason (pinned by tests/test_upstream.py)
 
-The speed-ups that need internals are on unless SERIES_SPEEDUPS=0 (hooks/state.py).
+The speed-ups are on unless SERIES_SPEEDUPS=0 (hooks/speedups.py).
 """
 from __future__ import annotations
 
@@ -35,6 +36,7 @@ import gate  # noqa: E402
 import generated  # noqa: E402
 import navigation  # noqa: E402
 import search  # noqa: E402
+import speedups  # noqa: E402
 import upstream  # noqa: E402
 from state import BuildState, Session  # noqa: E402
 
@@ -52,6 +54,7 @@ def on_startup(command, dirty=False):
 
 def on_config(config):
     """Load and lint the project (the engine re-parses only what changed since the last build)."""
+    speedups.start_build()
     try:
         build = session.engine.build(_root(config), session.include_drafts)
     except ConfigError as exc:
@@ -73,6 +76,7 @@ def on_files(files, config):
 
 def on_nav(nav, config, files):
     navigation.series_order(nav, files, session.current)
+    speedups.pages_about_to_render()
     return nav
 
 

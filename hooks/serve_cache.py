@@ -1,5 +1,5 @@
 """`mkdocs serve`: after an edit, convert again only what the edit touched (a speed-up behind the
-SERIES_SPEEDUPS switch, hooks/state.py; it needs a private internal, see hooks/upstream.py).
+SERIES_SPEEDUPS switch, hooks/speedups.py; it needs a private internal, see hooks/upstream.py).
 
 A serve rebuild stays a full MkDocs build: every page is read, rendered into the theme and written,
 every file copied, the navigation built from scratch (serve writes no search index: hooks/search.py).

@@ -6,22 +6,13 @@ build starts a fresh BuildState in on_config. Nothing else in hooks/ keeps state
 """
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 
 from serieskit.model import Post
 from serieskit.session import Build, Session as EngineSession
 
+import speedups
 from serve_cache import ServeCache
-
-SPEEDUPS_ENV = "SERIES_SPEEDUPS"
-
-
-def speedups_on() -> bool:
-    """The one switch of the speed-ups that rely on MkDocs internals (hooks/upstream.py): the serve
-    memo of Markdown conversions. On unless SERIES_SPEEDUPS is 0, false, no or off."""
-    return os.environ.get(SPEEDUPS_ENV, "1").strip().lower() not in ("0", "false", "no", "off")
-
 
 @dataclass
 class BuildState:
@@ -37,7 +28,7 @@ class BuildState:
 
 class Session:
     """One `mkdocs` process: the command, the engine's session (it re-parses only changed files),
-    the serve cache (serve only, with the speed-ups on) and the current build."""
+    the serve cache (serve only, with the speed-ups on: hooks/speedups.py) and the current build."""
 
     def __init__(self):
         self.command = "build"
@@ -47,7 +38,7 @@ class Session:
 
     def start(self, command: str) -> None:
         self.command = command
-        self.serve_cache = ServeCache() if command == "serve" and speedups_on() else None
+        self.serve_cache = ServeCache() if command == "serve" and speedups.on() else None
 
     @property
     def serving(self) -> bool:

@@ -9,7 +9,7 @@ each, so that an upgrade that changes one fails loudly, not silently).
      parser, ...), the build logs the file as an error (SPEC002; a strict build fails naming it) and
      renders a note instead, so one page never takes down the build's other messages or `mkdocs
      serve` (MkDocs lets the exception end the build; no event runs between conversion and that);
-   - with the speed-ups on (SERIES_SPEEDUPS, hooks/state.py), under `mkdocs serve` only: the memo of
+   - with the speed-ups on (SERIES_SPEEDUPS, hooks/speedups.py), under `mkdocs serve` only: the memo of
      hooks/serve_cache.py, which restores what a conversion leaves on the page, including the private
      `Page._title_from_render`, and replays the conversion's log records (so `--strict` counts them).
 """
