@@ -16,6 +16,8 @@ import hashlib
 import re
 from collections import Counter
 
+from serieskit.markup import escape
+
 # Material's partials that write an inline script into every page of this site (base.html includes
 # them; header.html the palette one). announce.html, outdated.html and consent.html are included only
 # for features this site does not use (an announcement bar, versioning, cookie consent): enabling one
@@ -30,6 +32,7 @@ INLINE_SCRIPT = re.compile(r"<script(?P<attrs>[^>]*)>(?P<body>.*?)</script\s*>",
 SCRIPT_TYPE = re.compile(r"""\btype\s*=\s*["']?([^"'\s>]+)""", re.I)
 HAS_SRC = re.compile(r"""(?:^|\s)src\s*=""", re.I)
 RUNS = ("", "text/javascript", "module", "application/javascript")
+PLACEHOLDER = "__SERIES_CSP__"    # overrides/main.html's meta tag, filled by fill()
 
 
 def sha256(body: str) -> str:
@@ -97,3 +100,12 @@ def served_additions(before: str, after: str) -> list[str]:
     added = Counter(inline_scripts(after))
     added.subtract(Counter(inline_scripts(before)))
     return [body for body, n in added.items() for _ in range(n) if n > 0]
+
+
+def fill(html_text: str, allowed: set[str], site_policy: str) -> tuple[str, list[str]]:
+    """The page with its CSP meta tag filled, and the starts of its inline scripts the policy does not
+    allow (SEC001 errors: the browser would refuse them)."""
+    if PLACEHOLDER not in html_text:
+        return html_text, []
+    unknown = unknown_scripts(html_text, allowed)
+    return html_text.replace(PLACEHOLDER, str(escape(site_policy)), 1), unknown

@@ -1,4 +1,5 @@
-"""`mkdocs serve`: after an edit, convert again only what the edit touched.
+"""`mkdocs serve`: after an edit, convert again only what the edit touched (a speed-up behind the
+SERIES_SPEEDUPS switch, hooks/speedups.py; it needs a private internal, see hooks/upstream.py).
 
 A serve rebuild stays a full MkDocs build: every page is read, rendered into the theme and written,
 every file copied, the navigation built from scratch (serve writes no search index: hooks/search.py).
@@ -9,14 +10,12 @@ What is memoised across rebuilds are two pure, costly steps, each keyed on its c
   of the conversion (broken-link warnings) are kept with it and replayed;
 - compiled theme templates (Jinja's bytecode cache; Jinja checks each template's source).
 
-So an edit to one post converts that post again, and every other page whose input
-changed (a renamed post changes the links of the posts that cite it, and so on). The output equals
-a full build: tests/test_serve_incremental.py edits a project in many ways inside one serve session
-and compares every file with a fresh build. Entries that no build used since the previous one are
-dropped. `mkdocs build` does not use any of this.
-
-Kept in this module: MkDocs loads the hook files once per `mkdocs serve` process, and this module
-with them.
+So an edit to one post converts that post again, and every other page whose input changed (a
+renamed post changes the links of the posts that cite it, and so on). The output equals a full
+build: tests/test_serve_incremental.py edits a project in many ways inside one serve session and
+compares every file with a fresh build. Entries that no build used since the previous one are
+dropped. `mkdocs build` does not use any of this. One ServeCache lives as long as the serve process
+(hooks/state.py Session).
 """
 from __future__ import annotations
 
@@ -25,7 +24,6 @@ import logging
 from pathlib import Path
 
 import jinja2
-from mkdocs.structure.pages import Page
 
 log = logging.getLogger("mkdocs.plugins.series")
 
@@ -58,10 +56,7 @@ class Memo:
         self.hits = self.misses = 0
 
 
-MARKDOWN = Memo()
-
-
-class _Bytecode(jinja2.BytecodeCache):
+class Bytecode(jinja2.BytecodeCache):
     """Compiled templates in memory, across rebuilds (Jinja compares each template's source checksum)."""
 
     def __init__(self):
@@ -76,11 +71,7 @@ class _Bytecode(jinja2.BytecodeCache):
         self.data[bucket.key] = bucket.bytecode_to_string()
 
 
-BYTECODE = _Bytecode()
-_build_keys: dict[str, object] = {}   # per build: id(files) -> key of the site's files, config key
-
-
-def _sha(*parts: str) -> str:
+def sha(*parts: str) -> str:
     h = hashlib.sha256()
     for p in parts:
         h.update(p.encode("utf-8", "surrogatepass"))
@@ -88,77 +79,29 @@ def _sha(*parts: str) -> str:
     return h.hexdigest()
 
 
-def start_build(config) -> None:
-    """Call at the start of each serve build: the configuration's part of every key."""
-    path = Path(config.config_file_path)
-    _build_keys.clear()
-    _build_keys["config"] = _sha(path.read_text(encoding="utf-8-sig"), str(config.use_directory_urls),
-                                 config.docs_dir, str(config.validation))
-
-
-def _files_key(files) -> str:
-    key = _build_keys.get(id(files))
-    if key is None:
-        rows = sorted(f"{f.src_uri}\t{f.dest_uri}\t{f.url}\t{f.inclusion.name}" for f in files)
-        key = _build_keys[id(files)] = _sha(*rows)
-    return key
-
-
-class _Capture(logging.Handler):
-    """Collects the log records emitted while a page is converted (they are replayed on a hit)."""
-
-    NAMES = ("mkdocs", "MARKDOWN")
+class ServeCache:
+    """The memo of one serve session; `start_build` and `end_build` bracket each rebuild."""
 
     def __init__(self):
-        super().__init__(logging.NOTSET)
-        self.records: list[logging.LogRecord] = []
+        self.markdown = Memo()
+        self.bytecode = Bytecode()
+        self.config_key = ""
+        self.files_key: str | None = None    # the site's files, computed at this build's first page
 
-    def emit(self, record: logging.LogRecord) -> None:
-        self.records.append(record)
+    def start_build(self, config) -> None:
+        path = Path(config.config_file_path)
+        self.config_key = sha(path.read_text(encoding="utf-8-sig"), str(config.use_directory_urls),
+                              config.docs_dir, str(config.validation))
+        self.files_key = None
 
-    def __enter__(self):
-        for name in self.NAMES:
-            logging.getLogger(name).addHandler(self)
-        return self
+    def page_key(self, page, files) -> str:
+        if self.files_key is None:
+            rows = sorted(f"{f.src_uri}\t{f.dest_uri}\t{f.url}\t{f.inclusion.name}" for f in files)
+            self.files_key = sha(*rows)
+        return sha(self.config_key, self.files_key, page.file.src_uri, page.file.dest_uri, page.file.url,
+                   page.markdown or "")
 
-    def __exit__(self, *exc):
-        for name in self.NAMES:
-            logging.getLogger(name).removeHandler(self)
-
-
-def render(page: Page, config, files) -> None:
-    """Page.render, memoised (installed on each page by the hook's on_page_markdown in serve)."""
-    key = _sha(_build_keys.get("config", ""), _files_key(files), page.file.src_uri, page.file.dest_uri,
-               page.file.url, page.markdown or "")
-    hit = MARKDOWN.get(key)
-    if hit is not None:
-        content, toc, title, anchors, links, records = hit
-        targets = None
-        if links is not None:
-            targets = {}
-            for src, anchors_to in links:
-                f = files.get_file_from_path(src)
-                if f is None:
-                    hit = None
-                    break
-                targets[f] = dict(anchors_to)
-    if hit is None:
-        with _Capture() as cap:
-            Page.render(page, config, files)
-        links = None if page.links_to_anchors is None else \
-            [(f.src_uri, dict(v)) for f, v in page.links_to_anchors.items()]
-        MARKDOWN.put(key, (page.content, page.toc, page._title_from_render, frozenset(page.present_anchor_ids or ()),
-                           links, cap.records))
-        return
-    page.content, page.toc, page._title_from_render = content, toc, title
-    page.present_anchor_ids = set(anchors)
-    if targets is not None:
-        page.links_to_anchors = targets
-    for record in records:
-        logging.getLogger(record.name).handle(record)
-
-
-def end_build() -> None:
-    log.debug(f"serve cache: markdown {MARKDOWN.hits} hits / {MARKDOWN.misses} misses")
-    MARKDOWN.prune()
-    _build_keys.clear()
+    def end_build(self) -> None:
+        log.debug(f"serve cache: markdown {self.markdown.hits} hits / {self.markdown.misses} misses")
+        self.markdown.prune()
+        self.files_key = None

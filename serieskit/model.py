@@ -17,6 +17,7 @@ from urllib.parse import unquote
 from . import frontmatter as fmmod
 from .config import Conventions
 from .markdown import Body, parse_body
+from .pagetable import SITE_PAGES
 
 SERIES_DIR = "series"
 MANIFEST = "series.yml"
@@ -28,8 +29,8 @@ SCHEME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:|^//")
 QUERY_OR_FRAGMENT = re.compile(r"[#?]")
 TITLE_SPLIT = re.compile(r"[：:]")   # the short title is the part before the first colon
 
-# Pages the build generates at the root of the site; links to them are valid.
-GENERATED_PAGES = ("tags.md", "archive.md", "rules.md")
+# Pages the build generates at the root of the site (serieskit/pagetable.py); links to them are valid.
+GENERATED_PAGES = SITE_PAGES
 SERIES_INDEX = "index.md"
 
 

@@ -15,8 +15,9 @@ import posixpath
 import re
 from urllib.parse import quote
 
-from .markup import Markup, doc_text, html, join, md_text
+from .markup import Markup, doc_text, escape, html, join, md_text
 from .model import Post, Series, Site
+from .pagetable import PAGES, SERIES_NAV, STANDALONE_TITLE
 from .rules import REGISTRY
 from . import series_map
 
@@ -250,3 +251,42 @@ def series_cards(site: Site, page_site_path: str, include_drafts: bool) -> str:
                 f"    已发布 {n_pub} 篇 · 计划中 {len(s.planned)} 篇", ""]
     out += ["</div>"]
     return "\n".join(out)
+
+
+# --- the generated pages and the navigation, from serieskit/pagetable.py (any host) ----------------
+def generated_pages(site: Site, include_drafts: bool) -> dict[str, str]:
+    """Every generated page of the site: its path -> its Markdown (the builders of the page table)."""
+    out: dict[str, str] = {}
+    for entry in PAGES:
+        build = globals()[entry.builder]
+        if "{series}" in entry.path:
+            for s in site.series.values():
+                out[entry.path.format(series=s.slug)] = build(s, site, include_drafts)
+        elif entry.builder == "rules_page":
+            out[entry.path] = build(site)
+        else:
+            out[entry.path] = build(site, include_drafts)
+    return out
+
+
+def navigation(site: Site, include_drafts: bool, nav: list) -> list:
+    """The site's navigation: `nav` (mkdocs.yml's, written by hand) with its SERIES_NAV entry replaced
+    by each series (its index, then its posts in order), the standalone posts (随笔, newest first)
+    and the page table's "lists" pages. Titles are escaped: MkDocs and Material print them as HTML."""
+    out: list = []
+    for item in nav:
+        if item != SERIES_NAV:
+            out.append(item)
+            continue
+        for s in site.series.values():
+            entries: list = [s.index_site_path]
+            for p in site.series_posts(s.slug, include_drafts):
+                title = f"{p.order}. {p.short_title}" if p.order is not None else p.short_title
+                entries.append({str(escape(title)): p.site_path})
+            out.append({str(escape(s.title)): entries})
+        standalone = [p for p in visible_posts(site, include_drafts) if site.series_of(p) is None]
+        if standalone:
+            standalone.sort(key=lambda p: (p.date.isoformat() if p.date else "", p.rel), reverse=True)
+            out.append({STANDALONE_TITLE: [{str(escape(p.short_title)): p.site_path} for p in standalone]})
+        out.extend({entry.title: entry.path} for entry in PAGES if entry.nav == "lists")
+    return out

@@ -97,19 +97,6 @@ def tooltip(e: GlossaryEntry) -> str:
     return f"{name}：{e.desc}" if name else e.desc
 
 
-_MATCHERS: dict[int, tuple[list, GlossaryMatcher]] = {}
-
-
-def matcher_for(entries: list[GlossaryEntry]) -> GlossaryMatcher:
-    key = id(entries)
-    hit = _MATCHERS.get(key)
-    if hit is None or hit[0] is not entries:
-        hit = (entries, GlossaryMatcher(entries))
-        _MATCHERS.clear()
-        _MATCHERS[key] = hit
-    return hit[1]
-
-
 def glossary_table(site: Site, post: Post, entries: list[GlossaryEntry]) -> list[str]:
     rows = ["| 术语 | English | 缩写 | 解释 | 详见 |", "|---|---|---|---|---|"]
     for e in entries:
@@ -126,7 +113,10 @@ def glossary_table(site: Site, post: Post, entries: list[GlossaryEntry]) -> list
 
 
 # --- the transform ----------------------------------------------------------------------------------
-def render_post(post: Post, site: Site, include_drafts: bool = False) -> Rendered:
+def render_post(post: Post, site: Site, include_drafts: bool = False,
+                matchers: dict[str, GlossaryMatcher] | None = None) -> Rendered:
+    """The post's Markdown for the site. `matchers`: the glossary matchers by series slug, kept by the
+    caller across the posts of one build (compiled on first use; each call compiles its own without)."""
     conv = site.conv
     series = site.series_of(post)
     first = post.body_start
@@ -216,7 +206,12 @@ def render_post(post: Post, site: Site, include_drafts: bool = False) -> Rendere
 
     # glossary tooltips on each term's first occurrence, in prose only
     if entries:
-        tips, out.glossary_terms, out.tooltips = _tooltips(post, entries, set(replace) | drop)
+        m = matchers.get(series.slug) if matchers is not None else None
+        if m is None:
+            m = GlossaryMatcher(entries)
+            if matchers is not None:
+                matchers[series.slug] = m
+        tips, out.glossary_terms, out.tooltips = _tooltips(post, m, set(replace) | drop)
         lines.update(tips)
 
     result: list[str] = []
@@ -268,11 +263,11 @@ def _link_spans(post: Post) -> dict[int, list[tuple[int, int]]]:
     return spans
 
 
-def _tooltips(post: Post, entries: list[GlossaryEntry],
+def _tooltips(post: Post, m: GlossaryMatcher,
               skip: set[int]) -> tuple[dict[int, str], list[str], list[str]]:
     """New text of the lines that get a tooltip, the terms explained (in order), and the titles of the
     marks when the lines carry marks instead of <abbr> tags (see apply_tooltips)."""
-    m = matcher_for(entries)
+    entries = m.entries
     terms: list[str] = []
     titles: list[str] = []
     if m.regex is None:

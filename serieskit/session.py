@@ -23,6 +23,7 @@ class Build:
     include_drafts: bool
     by_path: dict[str, list[Finding]] = field(default_factory=dict)
     rendered: dict[str, Rendered] = field(default_factory=dict)
+    matchers: dict = field(default_factory=dict)   # glossary matchers by series slug (serieskit/render.py)
 
     def published(self) -> list[Post]:
         return [p for p in self.site.posts if self.include_drafts or not p.is_draft]
@@ -49,7 +50,7 @@ class Build:
     def render(self, post: Post) -> Rendered:
         r = self.rendered.get(post.rel)
         if r is None:
-            r = self.rendered[post.rel] = render_post(post, self.site, self.include_drafts)
+            r = self.rendered[post.rel] = render_post(post, self.site, self.include_drafts, self.matchers)
         return r
 
 
@@ -83,5 +84,3 @@ class Session:
             b.by_path.setdefault(f.path, []).append(f)
         return b
 
-
-SESSION = Session()

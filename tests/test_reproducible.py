@@ -125,3 +125,12 @@ def test_a_malformed_source_date_epoch_is_an_error_not_the_calendar(tmp_path):
     r = mkdocs(proj, "build", "-d", str(tmp_path / "out"), SOURCE_DATE_EPOCH="yesterday")
     out = r.stdout + r.stderr
     assert r.returncode != 0 and "SOURCE_DATE_EPOCH" in out and "Traceback" not in out, out[-3000:]
+
+
+def test_the_speedups_switch_changes_nothing_in_the_site(tmp_path):
+    """SERIES_SPEEDUPS=0 (hooks/speedups.py: no gc.freeze, no serve memo) builds the same bytes."""
+    proj = make_project(tmp_path)
+    assert build(proj, tmp_path / "on").returncode == 0
+    r = mkdocs(proj, "build", "--strict", "-d", str(tmp_path / "off"), SERIES_SPEEDUPS="0")
+    assert r.returncode == 0, r.stderr[-3000:]
+    assert_identical(tmp_path / "on", tmp_path / "off")

@@ -289,3 +289,32 @@ def test_every_internal_link_in_page_content_resolves(site):
     assert checked > 50
     for rel in ("demo/index.html", "tags/index.html", "archive/index.html"):
         assert re.search(r'<a href="(\.\./)?(demo/)?first/">', html(site, rel)), rel
+
+
+def test_one_table_describes_the_generated_pages(site):
+    """serieskit/pagetable.py: each generated page is built, headed by its table title, and sits in the
+    navigation where the table says (the lists after the series, in table order, before 性能 and 关于)."""
+    from serieskit.pagetable import PAGES, SERIES_NAV
+    from serieskit import model
+    lists = [p for p in PAGES if p.nav == "lists"]
+    assert set(model.GENERATED_PAGES) == {p.path for p in lists}
+    home = (site / "index.html").read_text(encoding="utf-8")
+    nav_titles = re.findall(r'<a href="[^"]*" class="md-nav__link">\s*<span class="md-ellipsis">\s*([^<]+?)\s*</span>', home)
+    for p in lists:
+        page = site / p.path.removesuffix(".md") / "index.html"
+        assert f"<h1" in page.read_text(encoding="utf-8") and p.title in page.read_text(encoding="utf-8")
+    order = [t for t in nav_titles if t in {p.title for p in lists} | {"性能", "关于"}]
+    assert order[:len(lists) + 2] == [p.title for p in lists] + ["性能", "关于"], order
+    assert SERIES_NAV in (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+
+
+def test_a_new_docs_page_listed_in_mkdocs_yml_is_in_the_navigation(tmp_path):
+    proj = make_project(tmp_path)
+    (proj / "docs" / "foo.md").write_text("# 新页面\n\n一段文字。\n", encoding="utf-8")
+    cfg = proj / "mkdocs.yml"
+    cfg.write_text(cfg.read_text(encoding="utf-8").replace("  - 关于: about.md\n", "  - 关于: about.md\n  - 新页面: foo.md\n"),
+                   encoding="utf-8")
+    r = build(proj, tmp_path / "site")
+    assert r.returncode == 0, r.stderr[-3000:]
+    home = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
+    assert 'href="foo/"' in home and "新页面" in home

@@ -1,12 +1,12 @@
-"""The two private upstream internals the adapter relies on, each pinned here so that an upgrade that
-changes them fails loudly instead of silently (the reasons are at the code that uses them):
+"""The private upstream internals the adapter relies on, all listed in hooks/upstream.py with the
+reasons, each pinned here so that an upgrade that changes one fails loudly instead of silently:
 
-1. `mkdocs.livereload.LiveReloadServer._inject_js_into_html(content, epoch)` (hooks/series.py
-   `on_serve`): the only place where the live-reload script `mkdocs serve` adds inline can be allowed
-   by the page's Content-Security-Policy.
-2. `mermaid2`'s `on_post_page` in `config.plugins.events["post_page"]` (hooks/series.py
-   `_patch_mermaid2`): removed there, because it re-parses every page with a diagram (3x slower
-   builds) to add a script the site does not use.
+1. `mkdocs.livereload.LiveReloadServer._inject_js_into_html(content, epoch)` (`wrap_livereload`): the
+   only place where the live-reload script `mkdocs serve` adds inline can be allowed by the page's
+   Content-Security-Policy.
+2. `Page.render(config, files)` replaced on each page (`wrap_render`): the SPEC002 guard, and under
+   serve with the speed-ups on, the memo, which restores `Page._title_from_render`, the table of
+   contents, the anchors and the links to anchors that a conversion leaves on the page.
 
 And two public-but-versioned facts: the Material partials of hooks/csp.py THEME_SCRIPTS exist and
 each holds one inline script; overrides/partials/header.html is Material's header with one block
@@ -38,9 +38,19 @@ def test_livereload_injects_one_inline_script_through_the_wrapped_method():
     assert len(added) == 1 and "livereload(" in added[0], out
 
 
-def test_mermaid2_still_has_the_page_pass_the_adapter_removes():
-    from mermaid2.plugin import MarkdownMermaidPlugin
-    assert "on_post_page" in MarkdownMermaidPlugin.__dict__
+def test_page_render_is_what_the_render_wrapper_replaces_and_restores():
+    from mkdocs.structure.pages import Page
+    assert list(inspect.signature(Page.render).parameters) == ["self", "config", "files"]
+    source = inspect.getsource(Page.render)
+    # what a conversion leaves on the page, all of which the serve memo restores on a hit
+    for attr in ("self.content", "self.toc", "self._title_from_render", "self.present_anchor_ids",
+                 "self.links_to_anchors"):
+        assert attr in source, f"Page.render no longer sets {attr}: update hooks/upstream.py _memoised"
+    page_source = inspect.getsource(Page)
+    assert "if self._title_from_render:" in page_source and "return self._title_from_render" in page_source
+    # MkDocs calls the page's render (an instance attribute wins) between on_page_markdown and on_page_content
+    from mkdocs.commands import build
+    assert "page.render(config, files)" in inspect.getsource(build._populate_page)
 
 
 def test_the_themes_inline_script_partials_are_where_the_policy_reads_them():

@@ -6,7 +6,7 @@
  * the real (ES module) build is imported from assets/vendor/mermaid/ only when the first diagram is
  * drawn, and it fetches just the chunks of the diagram types on the page. No third-party request.
  *
- * It also lets mermaid2's `arguments:` (from mkdocs.yml, written into the page as JSON) reach the
+ * It also lets `extra.mermaid_args` (from mkdocs.yml, written into the page as JSON) reach the
  * renderer, and adds a few theme rules (clusters) to Material's mermaid theme CSS.
  */
 (function () {
@@ -23,7 +23,7 @@
   // every sequence participant and class gets its own colour (outside the palette, over Material's
   // theme) and each flowchart page downloads the 1.6 MB ELK chunk. The classic look, default theme
   // and dagre layout (mermaid 11's defaults) keep the palette and load only what a diagram needs.
-  // mkdocs.yml (mermaid2 `arguments:`) may still override them; a diagram may ask for `layout: elk`.
+  // mkdocs.yml (`extra.mermaid_args`) may still override them; a diagram may ask for `layout: elk`.
   var defaults = { look: "classic", theme: "default", layout: "dagre" };
 
   // Material scales a diagram down to the column (width 100%, max-width: its natural width). Below

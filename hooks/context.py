@@ -1,0 +1,124 @@
+"""What the templates get: page metadata for Material, and the site's own data in the template
+context (overrides/main.html and partials/series-*.html): the post header (`series_post`), the serve
+findings box (`series_findings`), link previews (`series_share`), search (`series_search`), the
+series feed (`series_feed`). All of it comes from the engine (serieskit), read here, nowhere else.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from serieskit import feed, pages, search_meta, share
+from serieskit.markup import Markup, escape
+
+from state import BuildState, Session
+
+
+def _text(s: str) -> str:
+    return str(escape(s))
+
+
+def page_markdown(markdown: str, page, state: BuildState) -> str:
+    """A post's frontmatter as page metadata; the home page's lists."""
+    post = state.posts_by_src.get(page.file.src_uri)
+    b = state.build
+    if post is not None:
+        # MkDocs and Material print page.meta values into HTML unescaped (a title is HTML to them:
+        # nav, <title>, header, footer), so only escaped text from the frontmatter reaches them.
+        meta = {"title": _text(post.title), "tags": [_text(t) for t in post.tags]}
+        if post.author:
+            meta["author"] = _text(post.author)
+        if post.summary:
+            meta["description"] = _text(post.summary)
+        if post.is_draft:
+            meta["status"] = "draft"
+        page.meta = meta
+        return markdown
+    if "<!-- latest-posts -->" in markdown or "<!-- series-cards -->" in markdown:
+        here = page.file.src_uri
+        markdown = markdown.replace("<!-- latest-posts -->", pages.latest_posts(b.site, here, b.include_drafts))
+        markdown = markdown.replace("<!-- series-cards -->", pages.series_cards(b.site, here, b.include_drafts))
+    return markdown
+
+
+def page_context(context: dict, page, config, session: Session) -> dict:
+    state = session.current
+    b = state.build
+    post = state.posts_by_src.get(page.file.src_uri)
+    index_of = next((s for s in b.site.series.values() if page.file.src_uri == s.index_site_path), None)
+    context["series_post"] = _post_info(state, post, page) if post is not None else None
+    if session.serving:
+        context["series_findings"] = (b.page_findings(post, index_of, home=page.file.src_uri == "index.md")
+                                      + state.render_errors.get(page.file.src_uri, []))
+    else:
+        context["series_findings"] = []
+    context["series_share"] = _share(b, post, index_of, page, config)
+    context["series_search"] = _search(b, post, page, config)
+    series = b.site.series_of(post) if post is not None else index_of
+    context["series_feed"] = ({"title": feed.feed_title(series, config.site_name), "href": feed.feed_path(series)}
+                              if series is not None else None)
+    return context
+
+
+def _share(b, post, series, page, config) -> share.Share:
+    """Link-preview metadata of the page (serieskit/share.py; written by overrides/partials/series-share.html)."""
+    site, url = b.site, config.site_url or "http://127.0.0.1:8000/"
+    if post is not None:
+        return share.post_share(site, post, url, config.site_name, config.site_author or "")
+    if series is not None:
+        return share.series_share(site, series, url, config.site_name, b.include_drafts)
+    if page.is_homepage:
+        return share.home_share(site, url, config.site_name, config.site_description or "",
+                                config.site_author or "", b.include_drafts)
+    title = Markup(page.title or config.site_name).striptags()
+    return share.page_share(title, config.site_description or "", page.canonical_url or url, url, config.site_name)
+
+
+def _search(b, post, page, config) -> search_meta.PageSearch:
+    """Whether the page goes into the search index (overrides/main.html marks its body), and its
+    searchable metadata: posts and hand-written pages; not the generated lists nor the home page."""
+    if post is not None:
+        return search_meta.post_search(b.site, post)
+    if page.is_homepage or page.file.generated_by:
+        return search_meta.NOT_INDEXED
+    title = Markup(page.title or config.site_name).striptags()
+    return search_meta.page_search(title, config.site_name)
+
+
+def _post_info(state: BuildState, post, page) -> dict:
+    b = state.build
+    site = b.site
+    s = site.series_of(post)
+    st = post.stats(site.conv)
+    info = {
+        "title": post.title, "author": post.author or (s.author if s else ""),
+        "date": post.date.isoformat() if post.date else "",
+        "updated": post.updated.isoformat() if post.updated and post.updated != post.date else "",
+        "tags": [{"name": t, "href": pages.tag_url(t)} for t in post.tags],
+        "chars": st.cjk_chars, "minutes": st.minutes, "draft": post.is_draft,
+        "stale": b.render(post).stale_days,
+        # the post's HTML as the site renders it (a draft's, without MkDocs' own DRAFT marker:
+        # the post header shows the site's 草稿 badge)
+        "content": page.content,
+    }
+    if s is not None:
+        number, places, published = site.series_number(post, b.include_drafts)
+        info["series"] = {"title": s.title, "index_title": s.index_title, "href": f"{s.slug}/",
+                          "number": number, "places": places, "published": published}
+        for key, other in (("prev", page.previous_page), ("next", page.next_page)):
+            op = state.posts_by_src.get(other.file.src_uri) if other is not None else None
+            info[f"{key}_number"] = op.order if op is not None else None
+    return info
+
+
+def source_name(page, state: BuildState, config) -> str:
+    """The file an author edits for this page, relative to the project root."""
+    post = state.posts_by_src.get(page.file.src_uri)
+    if post is not None:
+        return post.rel
+    if page.file.generated_by:
+        return page.file.src_uri   # a generated page (tags, archive, series index)
+    docs = Path(config.docs_dir).resolve()
+    try:
+        return (docs / page.file.src_uri).relative_to(Path(config.config_file_path).resolve().parent).as_posix()
+    except ValueError:
+        return page.file.src_uri

@@ -1,0 +1,47 @@
+"""Convention findings to MkDocs' log, and the strict gate.
+
+Every error is a WARNING on the `mkdocs.plugins.series` logger (so MkDocs lists it with its own
+warnings), or an ERROR when the command line silenced warnings (`-q`); warnings are INFO. The gate
+counts the errors itself: MkDocs' own count misses warnings under `-q` or `-v` (mkdocs/mkdocs#4126,
+#3991), so a strict build aborts on this count.
+"""
+from __future__ import annotations
+
+import logging
+
+from mkdocs.exceptions import Abort
+from mkdocs.plugins import get_plugin_logger
+
+from state import BuildState
+
+log = get_plugin_logger("series")
+
+
+def error(state: BuildState, msg: str) -> None:
+    state.errors += 1
+    if log.isEnabledFor(logging.WARNING):
+        log.warning(msg)
+    else:
+        log.error(msg)
+
+
+def report(state: BuildState) -> None:
+    errors = warnings = 0
+    for f in state.build.findings:
+        msg = f"{f.path}:{f.line}:{f.column}: {f.code} {f.message}"
+        if f.severity == "error":
+            errors += 1
+            error(state, msg)
+        elif f.severity == "warning":
+            warnings += 1
+            log.info(f"warning: {msg}")
+        else:
+            log.debug(msg)
+    if errors or warnings:
+        log.info(f"conventions: {errors} error(s), {warnings} warning(s); details: python scripts/lint.py")
+
+
+def check(state: BuildState, strict: bool) -> None:
+    if strict and state.errors:
+        raise Abort(f"Aborted with {state.errors} convention error(s) in strict mode "
+                    f"(details above; python scripts/lint.py lists them too)")

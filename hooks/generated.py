@@ -1,0 +1,89 @@
+"""The files the build adds to MkDocs' own (on_files): the posts of series/ and their images, the
+generated pages of the page table (serieskit/pagetable.py), the palette stylesheet, the feeds, and
+mermaid and KaTeX from node_modules (no CDN). All through the public `File.generated`.
+
+Drafts are pages with `InclusionLevel.DRAFT`: MkDocs builds them for `mkdocs serve` and leaves them
+out of `mkdocs build`.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from mkdocs.exceptions import PluginError
+from mkdocs.structure.files import File, Files, InclusionLevel
+
+from serieskit import feed, pages
+from serieskit.model import SERIES_DIR
+from serieskit.theme import palette_css
+
+from state import BuildState
+
+VENDOR = {
+    # (package, path inside the package, destination under the site) — no source maps
+    "mermaid": ("mermaid/dist", "assets/vendor/mermaid", ("mermaid.esm.min.mjs", "chunks/mermaid.esm.min/")),
+    "katex": ("katex/dist", "assets/vendor/katex", ("katex.min.js", "katex.min.css", "contrib/auto-render.min.js", "fonts/")),
+}
+
+
+def add_files(files: Files, config, state: BuildState, root: Path) -> Files:
+    b = state.build
+    for post in b.site.posts:
+        inclusion = InclusionLevel.DRAFT if post.is_draft else InclusionLevel.UNDEFINED
+        f = File.generated(config, post.site_path, content=b.render(post).markdown, inclusion=inclusion)
+        f.dest_uri = f"{post.url_dir}index.html"
+        files.append(f)
+        state.posts_by_src[f.src_uri] = post
+    series_root = root / SERIES_DIR
+    for sp in sorted(b.site.site_files):
+        p = series_root / sp
+        if p.is_file():
+            files.append(File.generated(config, sp, abs_src_path=str(p)))
+    for uri, content in pages.generated_pages(b.site, b.include_drafts).items():
+        if files.get_file_from_path(uri) is None:   # a page of docs/ with the same path wins
+            files.append(File.generated(config, uri, content=content))
+    files.append(File.generated(config, "assets/stylesheets/palette.css", content=palette_css(b.site.conv)))
+    # The feeds carry the posts' rendered HTML, so they are written once the pages are (write_feeds);
+    # they are site files from here on, so links to them validate.
+    for uri in feed_uris(b.site):
+        files.append(File.generated(config, uri, content=""))
+    for f in vendor_files(config, root):
+        files.append(f)
+    return files
+
+
+def vendor_files(config, root: Path) -> list[File]:
+    nm = root / "node_modules"
+    out = []
+    for pkg, (inner, dest, wanted) in VENDOR.items():
+        base = nm / inner
+        if not base.is_dir():
+            raise PluginError(f"node_modules/{pkg} is missing (mermaid and KaTeX are served from the site itself, "
+                              f"never from a CDN): run `npm ci` in {root}")
+        for w in wanted:
+            if w.endswith("/"):
+                sources = sorted(p for p in (base / w).rglob("*") if p.is_file())
+                if pkg == "katex":
+                    sources = [p for p in sources if p.suffix == ".woff2"]
+                else:
+                    sources = [p for p in sources if p.suffix == ".mjs"]
+            else:
+                sources = [base / w]
+            for p in sources:
+                if not p.is_file():
+                    raise PluginError(f"{p.relative_to(root)} is missing: run `npm ci` in {root}")
+                out.append(File.generated(config, f"{dest}/{p.relative_to(base).as_posix()}", abs_src_path=str(p)))
+    return out
+
+
+def feed_uris(site) -> dict:
+    """Where each feed goes: the site's (`None`) and each series' (its index folder)."""
+    return {"feed.xml": None, **{feed.feed_path(s): s for s in site.series.values()}}
+
+
+def write_feeds(config, state: BuildState) -> None:
+    """The site's Atom feed and one per series, with the posts' full content (serieskit/feed.py)."""
+    site_dir, url = Path(config.site_dir), config.site_url or "http://127.0.0.1:8000/"
+    for uri, series in feed_uris(state.build.site).items():
+        text = feed.atom(state.build.site, url, config.site_name, config.site_author or "", state.contents,
+                         series=series)
+        (site_dir / uri).write_text(text, encoding="utf-8")

@@ -1,0 +1,127 @@
+"""The adapter's reliances on MkDocs internals, all of them, in one place (tests/test_upstream.py pins
+each, so that an upgrade that changes one fails loudly, not silently).
+
+1. `LiveReloadServer._inject_js_into_html(content, epoch)` (`wrap_livereload`): `mkdocs serve` adds
+   its live-reload script inline to every page it serves, and no public hook sees served responses.
+   The page's Content-Security-Policy must allow exactly that script, or the preview never reloads.
+2. `Page.render(config, files)` replaced on each page (`wrap_render`):
+   - always: when Python-Markdown itself crashes on a page (a RecursionError deep in its block
+     parser, ...), the build logs the file as an error (SPEC002; a strict build fails naming it) and
+     renders a note instead, so one page never takes down the build's other messages or `mkdocs
+     serve` (MkDocs lets the exception end the build; no event runs between conversion and that);
+   - with the speed-ups on (SERIES_SPEEDUPS, hooks/speedups.py), under `mkdocs serve` only: the memo of
+     hooks/serve_cache.py, which restores what a conversion leaves on the page, including the private
+     `Page._title_from_render`, and replays the conversion's log records (so `--strict` counts them).
+"""
+from __future__ import annotations
+
+import logging
+import re
+
+from mkdocs.structure.pages import Page
+from mkdocs.structure.toc import get_toc
+
+from serieskit.markup import escape, html
+from serieskit.model import Finding
+
+import csp
+from serve_cache import ServeCache
+
+CSP_META = re.compile(r'<meta http-equiv="Content-Security-Policy" content="([^"]*)">')
+
+
+# --- 1. live reload ---------------------------------------------------------------------------------
+def wrap_livereload(server, allowed, log) -> None:
+    """`allowed()`: the hashes of the current build's theme scripts."""
+    inject = getattr(server, "_inject_js_into_html", None)
+    if inject is None:
+        log.warning("mkdocs serve: LiveReloadServer._inject_js_into_html is gone; live reload is blocked by the "
+                    "page's Content-Security-Policy (see hooks/upstream.py)")
+        return
+
+    def inject_allowed(content: bytes, epoch) -> bytes:
+        out = inject(content, epoch)
+        text = out.decode("utf-8", "replace")
+        m = CSP_META.search(text)
+        if m is None:
+            return out
+        added = csp.served_additions(content.decode("utf-8", "replace"), text)
+        policy = str(escape(csp.policy(allowed() | {csp.sha256(b) for b in added})))
+        return (text[:m.start(1)] + policy + text[m.end(1):]).encode("utf-8")
+
+    server._inject_js_into_html = inject_allowed
+
+
+# --- 2. Page.render -----------------------------------------------------------------------------------
+def wrap_render(page, where: str, on_error, cache: ServeCache | None) -> None:
+    """Guard the page's conversion (on a crash, `on_error(message, finding)` logs the SPEC002 error and
+    keeps the finding for the serve findings box) and, given a serve cache, memoise it."""
+    convert = (lambda config, files: _memoised(page, config, files, cache)) if cache is not None else page.render
+
+    def guarded(config, files):
+        try:
+            convert(config, files)
+        except Exception as exc:  # noqa: BLE001 - whatever the renderer raised on this page
+            what = f"{type(exc).__name__}: {str(exc)[:200]}".rstrip(": ")
+            msg = (f"Markdown cannot render this page ({what}); look for deeply nested lists, quotes, "
+                   f"HTML blocks or emphasis, and please report the file")
+            on_error(f"{where}:1:1: SPEC002 {msg}", Finding(where, 1, 1, "SPEC002", "error", msg))
+            page.content = html('<div class="series-unrendered" role="alert">这一页无法渲染：{}。'
+                                '源文件：<code>{}</code></div>', what, where)
+            page.toc = get_toc([])
+            page.present_anchor_ids = set()
+            page.links_to_anchors = {}
+
+    page.render = guarded
+
+
+class _Capture(logging.Handler):
+    """Collects the log records emitted while a page is converted (they are replayed on a hit)."""
+
+    NAMES = ("mkdocs", "MARKDOWN")
+
+    def __init__(self):
+        super().__init__(logging.NOTSET)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+    def __enter__(self):
+        for name in self.NAMES:
+            logging.getLogger(name).addHandler(self)
+        return self
+
+    def __exit__(self, *exc):
+        for name in self.NAMES:
+            logging.getLogger(name).removeHandler(self)
+
+
+def _memoised(page, config, files, cache: ServeCache) -> None:
+    key = cache.page_key(page, files)
+    hit = cache.markdown.get(key)
+    if hit is not None:
+        content, toc, title, anchors, links, records = hit
+        targets = None
+        if links is not None:
+            targets = {}
+            for src, anchors_to in links:
+                f = files.get_file_from_path(src)
+                if f is None:
+                    hit = None
+                    break
+                targets[f] = dict(anchors_to)
+    if hit is None:
+        with _Capture() as cap:
+            Page.render(page, config, files)
+        links = None if page.links_to_anchors is None else \
+            [(f.src_uri, dict(v)) for f, v in page.links_to_anchors.items()]
+        cache.markdown.put(key, (page.content, page.toc, page._title_from_render,
+                                 frozenset(page.present_anchor_ids or ()), links, cap.records))
+        return
+    page.content, page.toc, page._title_from_render = content, toc, title
+    page.present_anchor_ids = set(anchors)
+    if targets is not None:
+        page.links_to_anchors = targets
+    for record in records:
+        logging.getLogger(record.name).handle(record)
