@@ -32,6 +32,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from serieskit import feed, pages, share  # noqa: E402
+from serieskit import report  # noqa: E402
 from serieskit.config import ConfigError  # noqa: E402
 from serieskit.model import SERIES_DIR, Finding  # noqa: E402
 from serieskit.markup import Markup, escape, html  # noqa: E402
@@ -174,7 +175,7 @@ def _error(msg: str) -> None:
 def _report(build: Build) -> None:
     errors = warnings = 0
     for f in build.findings:
-        msg = f"{f.path}:{f.line}:{f.column}: {f.code} {f.message}"
+        msg = report.entry(f, severity=False)
         if f.severity == "error":
             errors += 1
             _error(msg)
@@ -199,7 +200,7 @@ def on_config(config):
     try:
         S.build = SESSION.build(root, _include_drafts())
     except ConfigError as exc:
-        raise PluginError(f"{exc.path}:{exc.line}: {exc.message}")
+        raise PluginError(report.problem(exc.path, exc.line, exc.message))
     _report(S.build)
     _patch_mermaid2(config)
     _jieba_dictionary(config, S.build, root)

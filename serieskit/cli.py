@@ -173,7 +173,7 @@ def run(argv: list[str] | None = None, out=None, err=None) -> int:
         err.write(f"series-lint: error: {exc}\n")
         return 2
     except ConfigError as exc:
-        err.write(f"{exc.path}:{exc.line}:1: {exc.message}\n")
+        err.write(report.problem(exc.path, exc.line, exc.message) + "\n")
         return 2
     except KeyboardInterrupt:
         err.write("series-lint: interrupted\n")

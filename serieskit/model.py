@@ -55,12 +55,19 @@ class Edit:
 
 @dataclass
 class Finding:
+    """A problem at a place: the one shape every rule, the loader, the engine and every reporter use.
+
+    `message` says what is wrong, `hint` (optional) what to do about it; `fix` holds the edits of an
+    auto-fix. A rule leaves `code` and `severity` empty (the engine fills them from the rule and the
+    series' switches) and `path` empty when the finding is in the post it checks.
+    """
     path: str
     line: int
     column: int
     code: str
     severity: str
     message: str
+    hint: str | None = None
     fix: list[Edit] | None = None
 
     @property

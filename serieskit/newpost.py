@@ -13,6 +13,7 @@ import re
 import sys
 from pathlib import Path
 
+from . import report
 from .cli import find_root
 from .config import CONVENTIONS_FILE, ConfigError, load_conventions
 from .engine import lint
@@ -119,6 +120,5 @@ def main(argv: list[str] | None = None) -> None:
         print(f"series-new-post: error: {exc}", file=sys.stderr)
         sys.exit(2)
     print(f"created {path.relative_to(root)} (status: draft — shown by `mkdocs serve`, left out of `mkdocs build`)")
-    for f in findings:
-        print(f"{f.path}:{f.line}:{f.column}: {f.code} [{f.severity}] {f.message}")
+    sys.stdout.write(report.text(findings))
     sys.exit(1 if any(f.severity == "error" for f in findings) else 0)

@@ -12,22 +12,19 @@ import inspect
 import pkgutil
 import re
 import textwrap
-from dataclasses import dataclass
 from typing import Iterable
 
-from ..model import Edit
+from ..model import Edit, Finding
 
 SEVERITIES = ("info", "warning", "error")
 
 
-@dataclass
-class Hit:
-    """What a rule reports; the engine adds path, code and severity."""
-    line: int
-    col: int
-    message: str
-    fix: list[Edit] | None = None
-    path: str | None = None   # site rules name the file they report on
+def Hit(line: int, col: int, message: str, fix: list[Edit] | None = None, path: str | None = None, *,
+        hint: str | None = None) -> Finding:
+    """A finding at `line`:`col` as a rule reports it: what is wrong (`message`), what to do (`hint`),
+    the edits of an auto-fix (`fix`); site rules name the file (`path`). The engine adds the code,
+    the severity and, for post rules, the post's path."""
+    return Finding(path or "", line, col, "", "", message, hint, fix)
 
 
 class Rule:
@@ -39,10 +36,10 @@ class Rule:
     fixable: bool = False
     family: str = ""
 
-    def check(self, post, ctx) -> Iterable[Hit]:   # pragma: no cover - interface
+    def check(self, post, ctx) -> Iterable[Finding]:   # pragma: no cover - interface
         return ()
 
-    def check_site(self, ctx) -> Iterable[Hit]:    # pragma: no cover - interface
+    def check_site(self, ctx) -> Iterable[Finding]:    # pragma: no cover - interface
         return ()
 
     @classmethod

@@ -28,6 +28,5 @@ class CaptionMissing(Rule):
     def check(self, post, ctx):
         for fig in figures(post):
             if fig.caption is None:
-                yield Hit(fig.image.line, fig.image.col, f"image `{fig.image.src}` has no caption ({fig.why_none}); "
-                                                         f"end the image line with two spaces and write the caption "
-                                                         f"on the next line")
+                yield Hit(fig.image.line, fig.image.col, f"image `{fig.image.src}` has no caption ({fig.why_none})",
+                          hint="end the image line with two spaces and write the caption on the next line")

@@ -44,6 +44,6 @@ class CaptionJoin(Rule):
             if fig.caption is None or fig.tail == GOOD_TAIL:
                 continue
             start = fig.image.close_col
-            yield Hit(fig.image.line, start, f"image and caption are joined with {_describe(fig.tail)}; "
-                                             f"end the image line with exactly two spaces",
-                      [Edit(fig.image.line, start, start + len(fig.tail), GOOD_TAIL)])
+            yield Hit(fig.image.line, start, f"image and caption are joined with {_describe(fig.tail)}",
+                      [Edit(fig.image.line, start, start + len(fig.tail), GOOD_TAIL)],
+                      hint="end the image line with exactly two spaces")

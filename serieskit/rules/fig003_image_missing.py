@@ -30,8 +30,8 @@ class ImageMissing(Rule):
                 continue
             kind, target = ctx.site.resolve(post, src)
             if kind == "external":
-                yield Hit(line, col, f"image `{src}` is on another host; save it under the post's assets/ folder "
-                                     f"(the site makes no third-party requests)")
+                yield Hit(line, col, f"image `{src}` is on another host",
+                          hint="save it under the post's assets/ folder (the site makes no third-party requests)")
             elif kind == "outside":
                 yield Hit(line, col, f"image `{src}` climbs out of the site's files")
             elif kind in ("missing", "anchor"):

@@ -52,7 +52,7 @@ class KeyFormat(Rule):
             return
         m = post.meta
         for key, line, col in post.fm.duplicate_keys:
-            yield Hit(line, col, f"`{key}` is written twice in the frontmatter; keep one")
+            yield Hit(line, col, f"`{key}` is written twice in the frontmatter", hint="keep one")
         for key in ("title", "summary", "author"):
             if key in m and (not isinstance(m[key], str) or not m[key].strip()):
                 yield Hit(*post.pos(key), f"`{key}` must be a non-empty string")

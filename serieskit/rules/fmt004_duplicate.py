@@ -50,4 +50,4 @@ class DuplicateSlugOrOrder(Rule):
                 for pl in series.planned:
                     if pl.order == post.order:
                         yield Hit(*post.pos("order"), f"order {post.order} is also the order of the planned post "
-                                                       f"`{pl.title}` in {series.manifest_rel}; remove or renumber it")
+                                                       f"`{pl.title}` in {series.manifest_rel}", hint="remove or renumber it")

@@ -35,6 +35,6 @@ class UnknownKey(Rule):
             if key in KNOWN:
                 continue
             close = difflib.get_close_matches(key, KNOWN, n=1, cutoff=0.6)
-            hint = f"; did you mean `{close[0]}`?" if close else ""
             line, col = post.fm.key_pos.get(key, (post.fm.start or 1, 1))
-            yield Hit(line, col, f"unknown frontmatter key `{key}`{hint}")
+            yield Hit(line, col, f"unknown frontmatter key `{key}`",
+                      hint=f"did you mean `{close[0]}`?" if close else None)

@@ -23,4 +23,4 @@ class NotUtf8(Rule):
     def check(self, post, ctx):
         if post.decode_error:
             line, col, msg = post.decode_error
-            yield Hit(line, col, f"the file is not valid UTF-8: {msg}; save it as UTF-8")
+            yield Hit(line, col, f"the file is not valid UTF-8: {msg}", hint="save it as UTF-8")

@@ -30,8 +30,8 @@ class FolderSeriesMismatch(Rule):
         s = post.series_slug
         folder_is_series = post.area in ctx.site.series
         if s and s != post.area:
-            yield Hit(*post.pos("series"), f"`series: {s}` but the post is in series/{post.area}/; "
-                                            f"move it to series/{s}/ or fix the key")
+            yield Hit(*post.pos("series"), f"`series: {s}` but the post is in series/{post.area}/",
+                      hint=f"move it to series/{s}/ or fix the key")
         elif not s and folder_is_series and isinstance(post.meta.get("title"), str):
             yield Hit(post.fm.end or 1, 1, f"the post is in the series folder series/{post.area}/ "
                                              f"(it has a {MANIFEST}) but has no `series: {post.area}`")

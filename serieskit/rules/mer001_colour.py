@@ -40,5 +40,5 @@ class OffPaletteColour(Rule):
         for fence in mermaid_fences(post):
             for c in analyse(post, fence).colours:
                 if outside_palette(c.text, allowed):
-                    yield Hit(c.line, c.col, f"colour `{c.text}` in {c.context} is outside the palette; use a palette "
-                                             f"class (yellow / blue / green / pink) or one of its fill/stroke colours")
+                    yield Hit(c.line, c.col, f"colour `{c.text}` in {c.context} is outside the palette",
+                              hint="use a palette class (yellow / blue / green / pink) or one of its fill/stroke colours")

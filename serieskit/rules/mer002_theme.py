@@ -34,5 +34,5 @@ class ThemeSwitch(Rule):
         for fence in mermaid_fences(post):
             for line, col, theme in analyse(post, fence).themes:
                 if theme.lower() != "base":
-                    yield Hit(line, col, f"diagram switches the mermaid theme to `{theme}`; remove it, the site "
-                                         f"themes diagrams in the palette for light and dark mode")
+                    yield Hit(line, col, f"diagram switches the mermaid theme to `{theme}`",
+                              hint="remove it, the site themes diagrams in the palette for light and dark mode")

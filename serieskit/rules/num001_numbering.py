@@ -43,7 +43,7 @@ class SectionNumbering(Rule):
                 continue
             if closing_seen is not None:
                 yield Hit(h.line, h.col, f"numbered section `{h.text}` comes after the closing section "
-                                         f"`{closing_seen.text}`; closing sections go last")
+                                         f"`{closing_seen.text}`", hint="closing sections go last")
             if s.number != expect:
                 yield Hit(h.line, h.col, f"`## {h.text}`: expected `{to_chinese(expect)}、` here "
                                          f"(sections run 零、一、二… with no gap)")

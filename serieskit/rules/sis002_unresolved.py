@@ -32,8 +32,8 @@ class SisterLinkUnresolved(Rule):
                 continue
             kind, target = site.resolve(post, item.href)
             if kind == "external":
-                yield Hit(item.line, item.href_col, f"sister item `{item.label}` links outside the site ({item.href}); "
-                                                    f"link a post of the series")
+                yield Hit(item.line, item.href_col, f"sister item `{item.label}` links outside the site ({item.href})",
+                          hint="link a post of the series")
             elif kind in ("missing", "outside", "anchor", "file"):
                 yield Hit(item.line, item.href_col, f"sister link `{item.href}` does not resolve to a page of the site"
                           + (f" (looked for {target})" if kind == "missing" else ""))

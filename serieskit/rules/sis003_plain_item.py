@@ -42,4 +42,4 @@ class SisterPlainItem(Rule):
             if item.marked and ctx.site.by_title.get(label):
                 continue  # a published post marked 在做: SIS004 reports it (with a fix)
             yield Hit(item.line, item.col, f"`{item.text}` is neither a link nor a planned post of "
-                                           f"{series.manifest_rel}; link the post or add it under `planned:`")
+                                           f"{series.manifest_rel}", hint="link the post or add it under `planned:`")

@@ -38,13 +38,14 @@ class SisterStaleMarker(Rule):
                 if tp is not None and not tp.is_draft:
                     note_start = item.end_col - len(item.note)
                     fix = [Edit(item.line, note_start, item.end_col, "")] if item.one_line else None
-                    yield Hit(item.line, item.col, f"`{item.label}` is published; drop the `{item.note}` marker", fix)
+                    yield Hit(item.line, item.col, f"`{item.label}` is published", fix,
+                              hint=f"drop the `{item.note}` marker")
                 continue
             matches = [p for p in site.by_title.get(nfkc(item.label), []) if not p.is_draft and p is not post]
             if len(matches) == 1:
                 tp = matches[0]
                 link = f"[{item.label}]({site.rel_link(post, tp.site_path)})"
                 fix = [Edit(item.line, item.col, item.end_col, link)] if item.one_line else None
-                yield Hit(item.line, item.col, f"`{item.label}` is already published ({tp.rel}); replace "
-                                               f"`{item.text}` with a link: {link}", fix)
+                yield Hit(item.line, item.col, f"`{item.label}` is already published ({tp.rel})", fix,
+                          hint=f"replace `{item.text}` with a link: {link}")
 

@@ -42,5 +42,5 @@ class SkeletonMissing(Rule):
             yield Hit(head.line, head.col, f"`{conv.skeleton_heading}` has no table "
                                            f"(`| {' | '.join(conv.skeleton_columns)} |`, one row per § section)")
         elif [c.replace(" ", "") for c in table.header] != conv.skeleton_columns:
-            yield Hit(table.start, 1, f"skeleton table columns are `{' | '.join(table.header)}`; "
-                                      f"expected `{' | '.join(conv.skeleton_columns)}`")
+            yield Hit(table.start, 1, f"skeleton table columns are `{' | '.join(table.header)}`",
+                      hint=f"expected `{' | '.join(conv.skeleton_columns)}`")

@@ -34,5 +34,5 @@ class UnclosedFence(Rule):
         for f in post.body.fences:
             if f.end is None:
                 what = "mermaid fence" if f.lang == "mermaid" else "code fence"
-                yield Hit(f.start, len(f.indent) + 1, f"{what} `{f.marker}{f.info}` is never closed: add a closing "
-                                                      f"`{f.marker}` line; until then the site shows it as text, not as code")
+                yield Hit(f.start, len(f.indent) + 1, f"{what} `{f.marker}{f.info}` is never closed",
+                          hint=f"add a closing `{f.marker}` line; until then the site shows it as text, not as code")

@@ -32,4 +32,4 @@ class Stale(Rule):
         if age > days:
             key = "updated" if post.updated else "date"
             yield Hit(*post.pos(key), f"last updated {last.isoformat()}, {age} days before {ctx.today.isoformat()} "
-                                      f"(stale after {days}); re-check the post and bump `updated`")
+                                      f"(stale after {days})", hint="re-check the post and bump `updated`")
