@@ -17,14 +17,15 @@ SUPPRESS_BODY = re.compile(r"^(?P<codes>[A-Za-z]+\d+(?:\s*,\s*[A-Za-z]+\d+)*)\s*
 class Suppressions:
     file_codes: set[str] = field(default_factory=set)
     by_line: dict[int, set[str]] = field(default_factory=dict)
-    problems: list = field(default_factory=list)   # Hits for SPEC001
+    problems: list = field(default_factory=list)   # Findings for SPEC001
 
 
 def suppressions(post: Post) -> Suppressions:
     """Parse `<!-- spec-disable[-next-line] CODE[, CODE]: reason -->` comments of a post."""
-    cache = post.__dict__.get("_suppress")
-    if cache is not None:
-        return cache
+    return post.memo("suppressions", None, lambda: _suppressions(post))
+
+
+def _suppressions(post) -> Suppressions:
     from .rules import REGISTRY, Hit  # the registry imports the rules, which import this module
     out = Suppressions()
     for c in post.body.comments:
@@ -51,5 +52,4 @@ def suppressions(post: Post) -> Suppressions:
             out.by_line.setdefault(c.end + 1, set()).update(codes)
         else:
             out.file_codes.update(codes)
-    post.__dict__["_suppress"] = out
     return out

@@ -15,6 +15,7 @@ import textwrap
 from typing import Iterable
 
 from ..model import Edit, Finding
+from ..schema import fill_doc
 
 SEVERITIES = ("info", "warning", "error")
 
@@ -44,7 +45,7 @@ class Rule:
 
     @classmethod
     def doc(cls) -> str:
-        return inspect.cleandoc(cls.__doc__ or "")
+        return fill_doc(inspect.cleandoc(cls.__doc__ or ""))
 
     @classmethod
     def doc_sections(cls) -> dict[str, str]:

@@ -32,4 +32,4 @@ class FrontmatterParse(Rule):
     def check(self, post, ctx):
         err = post.fm.error
         if err is not None:
-            yield Hit(err.line, err.column, err.message)
+            yield Hit(err.line, err.column, err.message, hint=err.hint)

@@ -1,6 +1,5 @@
+from ..schema import FRONTMATTER
 from . import Hit, Rule
-
-REQUIRED = ("title", "slug", "date")
 
 
 class RequiredKey(Rule):
@@ -35,9 +34,9 @@ class RequiredKey(Rule):
         if post.fm.data is None:
             return
         line = post.fm.end or post.fm.start or 1
-        missing = [k for k in REQUIRED if k not in post.meta or post.meta[k] in (None, "")]
-        if "series" in post.meta and ("order" not in post.meta or post.meta["order"] is None):
-            missing.append("order")
-        for key in missing:
-            why = " (required because `series` is set)" if key == "order" else ""
-            yield Hit(line, 1, f"frontmatter is missing `{key}`{why}")
+        m = post.meta
+        for key in FRONTMATTER:
+            if key.required == "always" and m.get(key.name) in (None, ""):
+                yield Hit(line, 1, f"frontmatter is missing `{key.name}`")
+            elif key.required == "with series" and "series" in m and m.get(key.name) is None:
+                yield Hit(line, 1, f"frontmatter is missing `{key.name}` (required because `series` is set)")

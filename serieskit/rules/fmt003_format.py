@@ -1,17 +1,5 @@
-import datetime as dt
-
-from ..model import DATE_RE, SLUG_RE
+from ..schema import FORMATS, FRONTMATTER_BY_NAME
 from . import Hit, Rule
-
-
-def _is_date(v) -> bool:
-    if not isinstance(v, str) or not DATE_RE.match(v.strip()):
-        return False
-    try:
-        dt.date.fromisoformat(v.strip())
-        return True
-    except ValueError:
-        return False
 
 
 class KeyFormat(Rule):
@@ -53,28 +41,12 @@ class KeyFormat(Rule):
         m = post.meta
         for key, line, col in post.fm.duplicate_keys:
             yield Hit(line, col, f"`{key}` is written twice in the frontmatter", hint="keep one")
-        for key in ("title", "summary", "author"):
-            if key in m and (not isinstance(m[key], str) or not m[key].strip()):
-                yield Hit(*post.pos(key), f"`{key}` must be a non-empty string")
-        if "slug" in m and (not isinstance(m["slug"], str) or not SLUG_RE.match(m["slug"])):
-            yield Hit(*post.pos("slug"), f"`slug: {m['slug']}` must use only a-z, 0-9 and '-'")
-        for key in ("date", "updated"):
-            if key in m and m[key] not in (None, "") and not _is_date(m[key]):
-                yield Hit(*post.pos(key), f"`{key}: {m[key]}` is not a valid ISO date (YYYY-MM-DD)")
-        if "order" in m and m["order"] is not None:
-            v = m["order"]
-            if not isinstance(v, int) or isinstance(v, bool) or v < 1:
-                yield Hit(*post.pos("order"), f"`order: {v!r}` must be a positive integer")
-        if "series" in m and (not isinstance(m["series"], str) or not SLUG_RE.match(m["series"])):
-            yield Hit(*post.pos("series"), f"`series: {m['series']}` must be a series slug ([a-z0-9-]+)")
-        if "status" in m and m["status"] not in ("published", "draft"):
-            yield Hit(*post.pos("status"), f"`status: {m['status']}` must be `published` or `draft`")
-        if "tags" in m and m["tags"] is not None:
-            v = m["tags"]
-            if not isinstance(v, list) or not all(isinstance(t, str) and t.strip() for t in v):
-                yield Hit(*post.pos("tags"), "`tags` must be a list of strings, e.g. `tags: [推理, MoE]`")
-        if "timely" in m and not isinstance(m["timely"], bool):
-            yield Hit(*post.pos("timely"), f"`timely: {m['timely']}` must be true or false")
+        for key, value in m.items():
+            spec = FRONTMATTER_BY_NAME.get(key)
+            check = FORMATS.get(spec.kind) if spec is not None else None
+            message = check(key, value) if check is not None else None
+            if message:
+                yield Hit(*post.pos(key), message)
         if "image" in m:
             yield from _image(post, ctx, m["image"])
 

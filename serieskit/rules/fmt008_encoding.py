@@ -22,5 +22,5 @@ class NotUtf8(Rule):
 
     def check(self, post, ctx):
         if post.decode_error:
-            line, col, msg = post.decode_error
-            yield Hit(line, col, f"the file is not valid UTF-8: {msg}", hint="save it as UTF-8")
+            bad = post.decode_error
+            yield Hit(bad.line, bad.column, f"the file is not valid UTF-8: {bad.message}", hint="save it as UTF-8")

@@ -1,3 +1,4 @@
+from ..schema import MANIFEST_KEYS
 from . import Hit, Rule
 
 
@@ -5,8 +6,7 @@ class ManifestUnknownKey(Rule):
     """Series manifest keys are the known ones.
 
     What:
-    The manifest has a key the site does not use (known: title, slug, index_title, description,
-    author, standing_examples, stale_after_days, timely, glossary, rules, planned).
+    The manifest has a key the site does not use (known: <<manifest-keys>>).
 
     Why:
     A misspelt key (`stale_after_day`) is silently ignored and its default applies instead.
@@ -22,6 +22,6 @@ class ManifestUnknownKey(Rule):
 
     def check_site(self, ctx):
         for s in ctx.site.series.values():
-            for path, code, line, col, _sev, msg in s.problems:
-                if code == self.code:
-                    yield Hit(line, col, msg, path=path)
+            for key in s.manifest:
+                if key not in MANIFEST_KEYS:
+                    yield Hit(s.key_lines.get(str(key), 1), 1, f"unknown manifest key `{key}`", path=s.manifest_rel)

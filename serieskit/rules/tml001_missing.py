@@ -42,4 +42,4 @@ class BannerMissing(Rule):
             first = next((h for h in post.body.headings if h.level <= 2), None)
             date = post.last_update.isoformat() if post.last_update else "YYYY-MM-DD"
             yield Hit(first.line if first else post.body_start, 1,
-                      f"timely post without a banner: add `> ⚠️ 时效声明（最后更新：{date}）：…` before the first `##`")
+                      f"timely post without a banner: add `> {ctx.conv.banner(date)}：…` before the first `##`")

@@ -34,7 +34,7 @@ class BannerDate(Rule):
         if b is None or want is None:
             return
         if b.date is None:
-            yield Hit(b.line, b.col, f"the banner does not read `⚠️ 时效声明（最后更新：{want.isoformat()}）`")
+            yield Hit(b.line, b.col, f"the banner does not read `{ctx.conv.banner(want.isoformat())}`")
             return
         if b.date.strip() != want.isoformat():
             src = "updated" if post.updated else "date"
