@@ -119,3 +119,11 @@ def test_codes_of_the_spec_are_all_implemented():
 def test_base_site_is_clean(site_root):
     findings = lint(load_site(site_root, today=TODAY))
     assert findings == []
+
+
+@pytest.mark.parametrize("code", sorted(REGISTRY))
+def test_rule_module_is_named_code_plus_slug(code):
+    """`serieskit/rules/<code>_<slug>.py`, e.g. fig002_caption_join.py for FIG002 (caption-join)."""
+    rule = REGISTRY[code]
+    module = type(rule).__module__.rsplit(".", 1)[1]
+    assert module == f"{code.lower()}_{rule.slug.replace('-', '_')}"

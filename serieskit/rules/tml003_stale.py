@@ -1,5 +1,5 @@
 from . import Hit, Rule
-from .tml001_missing import is_timely
+from .tml001_banner_missing import is_timely
 
 
 class Stale(Rule):

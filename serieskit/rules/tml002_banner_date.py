@@ -1,7 +1,7 @@
 from ..lead import banner
 from ..model import Edit
 from . import Hit, Rule
-from .tml001_missing import is_timely
+from .tml001_banner_missing import is_timely
 
 
 class BannerDate(Rule):
