@@ -12,15 +12,6 @@ class CaptionMissing(Rule):
     Why:
     The series' figures always say what they show (the seed: "每张图后加两个空格换行再写图注"); the
     build renders the pair as <figure> with <figcaption>, which also helps screen readers.
-
-    Bad:
-    ![Roofline](assets/roofline.svg)
-
-    下一段正文。
-
-    Good:
-    ![Roofline](assets/roofline.svg)␠␠
-    图 1：Qwen3-8B 的 prefill / decode 在 roofline 上的位置（示意）
     """
     code, slug, severity = "FIG001", "caption-missing", "error"
     family = "FIG"

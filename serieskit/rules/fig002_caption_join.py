@@ -26,14 +26,6 @@ class CaptionJoin(Rule):
     Why:
     The convention is a Markdown hard break ("两个空格换行"); without it the caption runs into the
     image's paragraph, and the other forms render differently across Markdown engines.
-
-    Bad:
-    ![Roofline](assets/roofline.svg)\\
-    图 1：roofline 示意
-
-    Good:
-    ![Roofline](assets/roofline.svg)␠␠
-    图 1：roofline 示意
     """
     code, slug, severity = "FIG002", "caption-join", "error"
     fixable = True

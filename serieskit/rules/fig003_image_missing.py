@@ -13,13 +13,6 @@ class ImageMissing(Rule):
     Why:
     A missing image is a broken figure. A remote image is a request to a third-party host, which
     the site promises its readers never to make (and which is often blocked in mainland China).
-
-    Bad:
-    ![架构图](assets/arch.png)            <- no such file
-    ![logo](https://example.com/logo.png)
-
-    Good:
-    ![架构图](assets/moe-training-arch.svg)
     """
     code, slug, severity = "FIG003", "image-missing", "error"
     family = "FIG"

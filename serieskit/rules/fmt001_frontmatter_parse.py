@@ -12,19 +12,6 @@ class FrontmatterParse(Rule):
     Why:
     Title, slug, date and series position all come from the frontmatter; without it the post has
     no URL and no place in its series.
-
-    Bad:
-    ---
-    title: "MoE 训练加速
-    slug: moe-training
-    ---
-
-    Good:
-    ---
-    title: "MoE 训练加速实战"
-    slug: moe-training
-    date: 2026-05-08
-    ---
     """
     code, slug, severity = "FMT001", "frontmatter-parse", "error"
     family = "FMT"

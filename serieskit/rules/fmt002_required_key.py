@@ -11,21 +11,6 @@ class RequiredKey(Rule):
     Why:
     The slug makes the URL, the date orders the archive and the feed, and `order` places the post
     in its series (previous / next, "第 k / n 篇").
-
-    Bad:
-    ---
-    title: "Speculative Decoding 实战"
-    series: train-infer-accel
-    ---
-
-    Good:
-    ---
-    title: "Speculative Decoding 实战"
-    slug: speculative-decoding-eagle3
-    date: 2026-05-08
-    series: train-infer-accel
-    order: 14
-    ---
     """
     code, slug, severity = "FMT002", "required-key", "error"
     family = "FMT"

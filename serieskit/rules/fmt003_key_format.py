@@ -15,22 +15,6 @@ class KeyFormat(Rule):
     Why:
     These values become URLs, dates and positions on the site. `date: 2026-5-8` or `order: "3"`
     would otherwise fail later, far from the line that caused it.
-
-    Bad:
-    ---
-    slug: Speculative_Decoding
-    date: 2026-13-45
-    order: "14"
-    tags: 推理
-    ---
-
-    Good:
-    ---
-    slug: speculative-decoding
-    date: 2026-05-08
-    order: 14
-    tags: [推理, 解码优化]
-    ---
     """
     code, slug, severity = "FMT003", "key-format", "error"
     family = "FMT"

@@ -12,22 +12,6 @@ class DuplicateSlugOrOrder(Rule):
     Why:
     The slug is the URL: two posts with one slug overwrite each other. The order is the series
     position: two posts at one position make previous / next ambiguous.
-
-    Bad:
-    # a.md
-    slug: moe-training
-    order: 19
-    # b.md
-    slug: moe-training
-    order: 19
-
-    Good:
-    # a.md
-    slug: moe-training
-    order: 19
-    # b.md
-    slug: moe-to-dense-distillation
-    order: 20
     """
     code, slug, severity = "FMT004", "duplicate-slug-order", "error"
     family = "FMT"

@@ -12,12 +12,6 @@ class UnknownSeries(Rule):
     Why:
     A series post takes its index page, position, planned posts and rule switches from its
     manifest; a typo in the slug silently turns the post into an orphan.
-
-    Bad:
-    series: train-infer-acel
-
-    Good:
-    series: train-infer-accel
     """
     code, slug, severity = "FMT005", "unknown-series", "error"
     family = "FMT"

@@ -14,14 +14,6 @@ class UnknownKey(Rule):
     Why:
     A misspelt key is silently ignored: the post would show no update date or no tags, and nobody
     would notice.
-
-    Bad:
-    udpated: 2026-06-01
-    tag: [推理]
-
-    Good:
-    updated: 2026-06-01
-    tags: [推理]
     """
     code, slug, severity = "FMT007", "unknown-key", "warning"
     family = "FMT"

@@ -10,12 +10,6 @@ class NotUtf8(Rule):
 
     Why:
     The site and the search index are UTF-8; other encodings show as mojibake or break the build.
-
-    Bad:
-    A post saved from an editor in GBK / GB18030.
-
-    Good:
-    The same post saved as UTF-8 (in VS Code: "Save with Encoding" -> UTF-8).
     """
     code, slug, severity = "FMT008", "not-utf8", "error"
     family = "FMT"

@@ -12,14 +12,6 @@ class FolderSeriesMismatch(Rule):
     Why:
     The folder makes the URL (`/<a>/<slug>/`) and the frontmatter makes the series position; when
     they disagree the post appears in one series' URLs and another series' index.
-
-    Bad:
-    # series/train-infer-accel/x.md
-    series: other-series
-
-    Good:
-    # series/train-infer-accel/x.md
-    series: train-infer-accel
     """
     code, slug, severity = "FMT009", "folder-series-mismatch", "error"
     family = "FMT"

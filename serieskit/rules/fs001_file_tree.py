@@ -11,12 +11,6 @@ class FileTree(Rule):
     Why:
     A looping link would hang a naive build; a link out of the project would publish a file from
     elsewhere on the machine.
-
-    Bad:
-    series/train-infer-accel/assets -> /home/me/Pictures
-
-    Good:
-    series/train-infer-accel/assets/   (a real folder with the images)
     """
     code, slug, severity, target = "FS001", "file-tree", "error", "site"
     family = "FS"

@@ -13,16 +13,6 @@ class ManifestInvalid(Rule):
     Why:
     The manifest feeds the series index, the planned posts, staleness and rule switches; when it is
     broken the series falls back to defaults and the posts' checks become unreliable.
-
-    Bad:
-    title: 训推加速
-    planned:
-      - {title: CUDA Graph 实战, order: three}
-
-    Good:
-    title: 训推加速
-    planned:
-      - {title: CUDA Graph 实战, order: 3}
     """
     code, slug, severity, target = "MAN001", "manifest-invalid", "error", "site"
     family = "MAN"

@@ -13,15 +13,6 @@ class GlossaryInvalid(Rule):
     Why:
     The glossary feeds the term table of the map post, the hover tooltips in every post and the
     Chinese search dictionary; a broken entry silently drops a term from all three.
-
-    Bad:
-    - term: 投机解码
-      en: Speculative Decoding
-
-    Good:
-    - term: 投机解码
-      en: Speculative Decoding
-      desc: 先用小模型起草若干 token，再由目标模型一次并行验证的无损解码加速方法。
     """
     code, slug, severity, target = "MAN002", "glossary-invalid", "error", "site"
     family = "MAN"

@@ -10,12 +10,6 @@ class ManifestUnknownKey(Rule):
 
     Why:
     A misspelt key (`stale_after_day`) is silently ignored and its default applies instead.
-
-    Bad:
-    stale_after_day: 90
-
-    Good:
-    stale_after_days: 90
     """
     code, slug, severity, target = "MAN003", "manifest-unknown-key", "warning", "site"
     family = "MAN"

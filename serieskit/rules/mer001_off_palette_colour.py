@@ -16,21 +16,6 @@ class OffPaletteColour(Rule):
     Why:
     The series has one visual language across all its posts (HF-style pastel, four colours). One
     saturated red box breaks it, and off-palette fills are often unreadable in dark mode.
-
-    Bad:
-    ```mermaid
-    flowchart LR
-      A --> B
-      style A fill:#ff0000,stroke:red
-    ```
-
-    Good:
-    ```mermaid
-    flowchart LR
-      A --> B
-      class A pink
-      style B fill:#FEF3C7,stroke:#F59E0B
-    ```
     """
     code, slug, severity = "MER001", "off-palette-colour", "error"
     family = "MER"

@@ -13,19 +13,6 @@ class ThemeSwitch(Rule):
     Why:
     The site themes every diagram in the palette for light and dark mode; a diagram with its own
     theme ignores both and looks foreign on the page.
-
-    Bad:
-    ```mermaid
-    %%{init: {'theme': 'dark'}}%%
-    flowchart LR
-      A --> B
-    ```
-
-    Good:
-    ```mermaid
-    flowchart LR
-      A --> B
-    ```
     """
     code, slug, severity = "MER002", "theme-switch", "error"
     family = "MER"

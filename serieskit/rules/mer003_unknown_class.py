@@ -13,18 +13,6 @@ class UnknownClass(Rule):
     Why:
     Mermaid silently ignores an unknown class: the node falls back to the default colour and the
     author's intent is lost (often a typo such as `bule`).
-
-    Bad:
-    ```mermaid
-    flowchart LR
-      A:::bule --> B
-    ```
-
-    Good:
-    ```mermaid
-    flowchart LR
-      A:::blue --> B
-    ```
     """
     code, slug, severity = "MER003", "unknown-class", "error"
     family = "MER"

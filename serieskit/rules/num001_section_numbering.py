@@ -12,19 +12,6 @@ class SectionNumbering(Rule):
     Why:
     The numbering ties the body to the skeleton table (§一, §二) and lets posts cite each other's
     sections ("见效率指标全景 §三").
-
-    Bad:
-    ## 零、本文骨架
-    ## 一、引子
-    ## 三、实战          <- 二 is missing
-    ## 小结              <- unnumbered
-
-    Good:
-    ## 零、本文骨架
-    ## 一、引子
-    ## 二、原理
-    ## 三、实战
-    ## 参考资料
     """
     code, slug, severity, scope = "NUM001", "section-numbering", "error", "series"
     family = "NUM"

@@ -59,19 +59,6 @@ class UnsafeHtml(Rule):
     Why:
     Posts are content, not code: the site ships a strict Content-Security-Policy, and a script in a
     post would either break under it or, worse, run on every reader's machine.
-
-    Bad:
-    <img src="x.png" onerror="alert(1)">
-    [点我](javascript:alert(1))
-    <iframe src="https://example.com"></iframe>
-    ```mermaid
-    flowchart LR
-        A["<img src=x onerror=alert(1)>"]
-    ```
-
-    Good:
-    ![图](assets/x.svg)
-    `<script>` 标签在代码里写就没问题
     """
     code, slug, severity = "SEC001", "unsafe-html", "error"
     family = "SEC"

@@ -11,18 +11,6 @@ class SisterLineMissing(Rule):
     Why:
     Every post of the series tells the reader where it sits: the posts it builds on and the ones
     that continue it. Readers arriving from search need that map.
-
-    Bad:
-    本文拆解 EAGLE-3 的原理。
-
-    ## 零、本文骨架
-
-    Good:
-    本文拆解 EAGLE-3 的原理。
-
-    姊妹篇：[训推加速技术地图](tech-map.md) · [效率指标全景](metrics-panorama.md)（TPOT 定义） · CUDA Graph 实战（在做）
-
-    ## 零、本文骨架
     """
     code, slug, severity, scope = "SIS001", "sister-line-missing", "error", "series"
     family = "SIS"

@@ -12,12 +12,6 @@ class SisterLinkUnresolved(Rule):
 
     Why:
     A broken sister link is the first thing a reader clicks and the first 404 they see.
-
-    Bad:
-    姊妹篇：[效率指标全景](metrics.md)
-
-    Good:
-    姊妹篇：[效率指标全景](metrics-panorama.md) · [训推加速系列导航](index.md)
     """
     code, slug, severity, scope = "SIS002", "sister-link-unresolved", "error", "series"
     family = "SIS"

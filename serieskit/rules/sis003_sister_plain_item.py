@@ -14,12 +14,6 @@ class SisterPlainItem(Rule):
     Why:
     Plain items are promises: they name posts the series will publish. An item that is neither a
     link nor a planned post is a dead end for the reader.
-
-    Bad:
-    姊妹篇：[训推加速技术地图](tech-map.md) · GPU 调优笔记 · CUDA Graph 实战
-
-    Good:
-    姊妹篇：[训推加速技术地图](tech-map.md) · CUDA Graph 实战（在做）
     """
     code, slug, severity, scope = "SIS003", "sister-plain-item", "error", "series"
     family = "SIS"

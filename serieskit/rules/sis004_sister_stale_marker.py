@@ -13,12 +13,6 @@ class SisterStaleMarker(Rule):
 
     Why:
     Readers skip items marked 在做; a stale marker hides a post that exists.
-
-    Bad:
-    姊妹篇：训推加速技术地图（在做）
-
-    Good:
-    姊妹篇：[训推加速技术地图](tech-map.md)
     """
     code, slug, severity, scope = "SIS004", "sister-stale-marker", "error", "series"
     fixable = True

@@ -10,13 +10,6 @@ class SisterSelf(Rule):
 
     Why:
     A self-link takes a slot meant for a related post and sends the reader in a circle.
-
-    Bad:
-    # in speculative-decoding-eagle3.md
-    姊妹篇：[EAGLE-3 实战](speculative-decoding-eagle3.md) · [训推加速技术地图](tech-map.md)
-
-    Good:
-    姊妹篇：[训推加速技术地图](tech-map.md)
     """
     code, slug, severity, scope = "SIS005", "sister-self", "warning", "series"
     family = "SIS"

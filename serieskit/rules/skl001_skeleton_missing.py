@@ -12,18 +12,6 @@ class SkeletonMissing(Rule):
     Why:
     The skeleton table is the series' reading contract: one row per section with what the reader
     gets from it, so a reader can jump to the part they need.
-
-    Bad:
-    ## 一、引子
-
-    Good:
-    ## 零、本文骨架
-
-    | 小节 | 主题 | 产出 |
-    |---|---|---|
-    | §一 | 引子 | 为什么需要投机解码 |
-
-    ## 一、引子
     """
     code, slug, severity, scope = "SKL001", "skeleton-missing", "error", "series"
     family = "SKL"

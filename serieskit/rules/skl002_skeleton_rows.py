@@ -12,19 +12,6 @@ class SkeletonRows(Rule):
 
     Why:
     A skeleton that disagrees with the body sends the reader to sections that are not there.
-
-    Bad:
-    | 小节 | 主题 | 产出 |
-    |---|---|---|
-    | §一 | 引子 | … |
-    | §三 | 实战 | … |     <- the post has 一、二、三
-
-    Good:
-    | 小节 | 主题 | 产出 |
-    |---|---|---|
-    | §一 | 引子 | … |
-    | §二 | 原理 | … |
-    | §三 | 实战 | … |
     """
     code, slug, severity, scope = "SKL002", "skeleton-rows", "error", "series"
     family = "SKL"

@@ -13,13 +13,6 @@ class BadSuppression(Rule):
     Why:
     Every exception to the conventions should say why, so the next author can tell a deliberate
     exception from a forgotten one.
-
-    Bad:
-    <!-- spec-disable-next-line SKL001 -->
-    <!-- spec-disable FIG999: 旧图 -->
-
-    Good:
-    <!-- spec-disable-next-line FIG001: 这是装饰性分隔图，没有可写的图注 -->
     """
     code, slug, severity = "SPEC001", "bad-suppression", "warning"
     family = "SPEC"

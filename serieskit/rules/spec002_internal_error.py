@@ -11,12 +11,6 @@ class InternalError(Rule):
     Why:
     A crash must never hide the other findings or stop `mkdocs serve`. Please report the finding
     with the file that caused it.
-
-    Bad:
-    (nothing an author writes should cause it)
-
-    Good:
-    (no finding)
     """
     code, slug, severity = "SPEC002", "internal-error", "error"
     family = "SPEC"

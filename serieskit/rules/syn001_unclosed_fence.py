@@ -11,21 +11,6 @@ class UnclosedFence(Rule):
     The site's Markdown (superfences) then does not take it as a fence at all: the ``` line shows
     as text and the code or diagram source runs into a paragraph (`<` and `>` in it become HTML, so
     the checks go on reading what follows as the page shows it).
-
-    Bad:
-    ```mermaid
-    flowchart LR
-      A --> B
-
-    ## 二、下一节
-
-    Good:
-    ```mermaid
-    flowchart LR
-      A --> B
-    ```
-
-    ## 二、下一节
     """
     code, slug, severity = "SYN001", "unclosed-fence", "error"
     family = "SYN"

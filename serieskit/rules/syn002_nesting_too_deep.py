@@ -14,13 +14,6 @@ class NestingTooDeep(Rule):
     Python-Markdown parses nested blocks recursively and crashes (RecursionError) a few hundred
     levels down, and nobody can read a list 50 levels deep anyway. The usual cause is a generated or
     pasted file, or a line of `- - - - …` meant as a separator.
-
-    Bad:
-    - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - 太深
-
-    Good:
-    - 第一层
-        - 第二层
     """
     code, slug, severity = "SYN002", "nesting-too-deep", "error"
     family = "SYN"

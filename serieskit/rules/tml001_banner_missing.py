@@ -19,18 +19,6 @@ class BannerMissing(Rule):
     Why:
     Framework flags, model versions and benchmark numbers age fast. The banner tells readers which
     state of the world the post describes; the site turns it into a "可能已过时" notice when stale.
-
-    Bad:
-    训推加速系列深化之"解码优化专题"。
-
-    ## 零、本文骨架
-
-    Good:
-    训推加速系列深化之"解码优化专题"。
-
-    > ⚠️ 时效声明（最后更新：2026-05-08）：vLLM 的参数名随版本变化，以官方文档为准。
-
-    ## 零、本文骨架
     """
     code, slug, severity, scope = "TML001", "banner-missing", "error", "series"
     family = "TML"

@@ -15,14 +15,6 @@ class BannerDate(Rule):
     Why:
     Two dates that disagree make readers distrust both; the frontmatter date also drives the
     staleness notice, the feed and the archive.
-
-    Bad:
-    updated: 2026-06-01
-    > ⚠️ 时效声明（最后更新：2026-05-08）：……
-
-    Good:
-    updated: 2026-06-01
-    > ⚠️ 时效声明（最后更新：2026-06-01）：……
     """
     code, slug, severity, scope = "TML002", "banner-date", "error", "series"
     fixable = True

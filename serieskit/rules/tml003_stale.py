@@ -13,12 +13,6 @@ class Stale(Rule):
     Why:
     Stale acceleration advice is worse than none: flags get renamed, kernels get replaced. The
     warning reminds the author to re-check the post and bump `updated`.
-
-    Bad:
-    updated: 2025-01-10   # built on 2026-05-08: 483 days old
-
-    Good:
-    updated: 2026-04-20   # re-checked and bumped
     """
     code, slug, severity, scope = "TML003", "stale", "warning", "series"
     family = "TML"
