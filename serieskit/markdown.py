@@ -464,9 +464,9 @@ class Lookahead:
 class BodyParser:
     """The body parser: a state machine over the lines of a post, one method per construct.
 
-    `parse()` feeds every line to `step()`, which hands it to the first construct that takes it:
-    a plain prose or blank line between blocks (`_plain`, the fast path), the inside of a fence
-    (`_in_fence`), the rest of a multi-line comment (`_comment_continues`), a fence opening
+    `parse()` gives each line to the first construct that takes it: the inside of a fence
+    (`_in_fence`), a plain prose or blank line between blocks (`_plain`, the fast path), else
+    `step()`: the rest of a multi-line comment (`_comment_continues`), a fence opening
     (`_fence_opens`), indented code (`_indented_code`); otherwise the line goes through comments
     (`_comments`), raw HTML blocks (`_html_block`), code spans (`_code_span`, `_inline_code`) and
     the block structure (`_structure`: nesting, lists, headings, tables, links, images). What the
@@ -477,6 +477,7 @@ class BodyParser:
     def __init__(self, lines: list[str], first: int, fast: bool = True):
         self.lines, self.first, self.fast = lines, first, fast
         self.body = Body()
+        self.prose, self.in_code = self.body.prose, self.body.in_code    # the two most written
         self.ahead = Lookahead.build(lines, first)
         self.fence: Fence | None = None             # the fence we are in
         self.in_comment = False                     # inside a comment that spans lines
@@ -494,33 +495,39 @@ class BodyParser:
         self.skip_ticks = 0   # Python-Markdown's scan for code spans may resume a few characters into the next line
 
     def parse(self) -> Body:
-        for idx in range(self.first - 1, len(self.lines)):
-            self.step(idx)
+        lines, fast, in_fence, plain, step = self.lines, self.fast, self._in_fence, self._plain, self.step
+        for idx in range(self.first - 1, len(lines)):
+            # the two commonest cases first (a line in a fence, a plain line), without step()'s call
+            if self.fence is not None:
+                in_fence(idx + 1, lines[idx])
+            elif not (fast and plain(idx + 1, lines[idx])):
+                step(idx)
         self._flush_table()
         if self.in_comment:
-            self.body.comments.append(Comment(self.comment_start[0], self.comment_start[1], len(self.lines),
+            self.body.comments.append(Comment(self.comment_start[0], self.comment_start[1], len(lines),
                                               "\n".join(self.comment_buf)))
         return self.body
 
     def step(self, idx: int) -> None:
-        """One line (0-based index) through the constructs, in the order Markdown gives them."""
+        """One line (0-based index) through the constructs, in the order Markdown gives them (parse()
+        has tried the fence and the fast path)."""
         ln, raw = idx + 1, self.lines[idx]
-        if self.fast and self._plain(ln, raw):
-            return
-        if self.fence is not None:
-            self._in_fence(ln, raw)
-            return
+        # (each construct's cheapest test is made here, so most lines skip the call)
         text = self._comment_continues(ln, raw) if self.in_comment else raw
-        if text is None or self._fence_opens(idx, ln, text):
+        if text is None or (("```" in text or "~~~" in text) and self._fence_opens(idx, ln, text)):
             return
         blank = not text.strip()
         indented = text.startswith("    ") or text.startswith("\t")
-        if self._indented_code(ln, blank, indented):
+        if (self.in_indented_code or indented) and self._indented_code(ln, blank, indented):
             return
         if "<!--" in text:
             text = self._comments(idx, ln, text)
-        self._html_block(ln, text)
-        text = self._code_span(ln, text, blank)
+        if self.html_tag is not None or (not self.in_list and text.lstrip(" ")[:1] == "<"):
+            self._html_block(ln, text)
+        if self.span is not None:
+            text = self._code_span(ln, text, blank)
+        elif blank:
+            self.skip_ticks = 0
         masked = self._inline_code(idx, ln, text, blank)
         if blank:
             self._flush_table()
@@ -533,19 +540,18 @@ class BodyParser:
     def _plain(self, ln: int, raw: str) -> bool:
         """The fast path: a blank line or a line of plain prose between blocks (nothing in it can open
         a fence, comment, HTML block, code span, link, table, heading, list or quote, and no block is
-        open), which is its own prose, exactly as the full path finds."""
-        if (self.fence is not None or self.in_comment or self.html_tag is not None or self.span is not None
-                or self.in_indented_code):
+        open), which is its own prose, exactly as the full path finds. (parse() calls it outside fences.)"""
+        if self.in_comment or self.html_tag is not None or self.span is not None or self.in_indented_code:
             return False
         if not raw or raw.isspace():
-            self.body.prose[ln] = raw
+            self.prose[ln] = raw
             self.skip_ticks = 0
             if self.table_lines:
                 self._flush_table()
             self.prev_blank = True
             return True
         if raw[0] not in PLAIN_EXCLUDED_FIRST and not PLAIN_EXCLUDED.search(raw):
-            self.body.prose[ln] = raw
+            self.prose[ln] = raw
             self.skip_ticks = 0
             if self.prev_blank:
                 self.block_start = ln
@@ -559,8 +565,8 @@ class BodyParser:
     def _in_fence(self, ln: int, raw: str) -> None:
         """A line inside a fence: code, until the closing fence (same character, at least as long)."""
         fence = self.fence
-        self.body.in_code.add(ln)
-        self.body.prose[ln] = ""
+        self.in_code.add(ln)
+        self.prose[ln] = ""
         m = FENCE_CLOSE.match(raw) if fence.marker[:3] in raw else None
         if m and m.group(1)[0] == fence.marker[0] and len(m.group(1)) >= len(fence.marker):
             fence.end = ln
@@ -573,7 +579,7 @@ class BodyParser:
         end, after = comment_close(text, 0)
         if end < 0:
             self.comment_buf.append(text)
-            self.body.prose[ln] = " " * len(text)
+            self.prose[ln] = " " * len(text)
             return None
         self.comment_buf.append(text[:end])
         self.body.comments.append(Comment(self.comment_start[0], self.comment_start[1], ln, "\n".join(self.comment_buf)))
@@ -583,7 +589,7 @@ class BodyParser:
     def _fence_opens(self, idx: int, ln: int, text: str) -> bool:
         """A fence opening with a valid info string. True when the line opened a fence; a fence never
         closed (SYN001) is recorded but superfences takes the line as text, so it goes on."""
-        m = FENCE_OPEN.match(text) if ("```" in text or "~~~" in text) else None
+        m = FENCE_OPEN.match(text)
         if not m or self.in_indented_code or (m.group("fence")[0] == "`" and "`" in m.group("info")) \
                 or not FENCE_INFO.match(m.group("info")):
             return False
@@ -596,23 +602,23 @@ class BodyParser:
             return False
         self.fence = opened
         self.span, self.span_mid = None, []
-        self.body.in_code.add(ln)
-        self.body.prose[ln] = ""
+        self.in_code.add(ln)
+        self.prose[ln] = ""
         return True
 
     def _indented_code(self, ln: int, blank: bool, indented: bool) -> bool:
         """Indented code: opens after a blank line outside lists, runs over indented and blank lines."""
         if self.in_indented_code:
             if blank or indented:
-                self.body.in_code.add(ln)
-                self.body.prose[ln] = ""
+                self.in_code.add(ln)
+                self.prose[ln] = ""
                 self.prev_blank = blank
                 return True
             self.in_indented_code = False
         elif indented and self.prev_blank and not self.in_list and not blank:
             self.in_indented_code = True
-            self.body.in_code.add(ln)
-            self.body.prose[ln] = ""
+            self.in_code.add(ln)
+            self.prose[ln] = ""
             self._flush_table()
             self.prev_blank = False
             return True
@@ -689,13 +695,14 @@ class BodyParser:
 
     def _inline_code(self, idx: int, ln: int, text: str, blank: bool) -> str:
         """The line's prose: inline code spans blanked out; a span that closes on a later line opens."""
-        if "`" in text:
-            masked, opened, self.skip_ticks = _mask_inline_code(
-                text, lambda m: self.ahead.run_later_in_paragraph(idx, m), self.ahead.para_longest[idx + 1],
-                min(self.skip_ticks, len(text)), fast=self.fast)
-        else:
-            masked, opened, self.skip_ticks = text, None, 0
-        self.body.prose[ln] = masked
+        if "`" not in text:
+            self.prose[ln] = text
+            self.skip_ticks = 0
+            return text
+        masked, opened, self.skip_ticks = _mask_inline_code(
+            text, lambda m: self.ahead.run_later_in_paragraph(idx, m), self.ahead.para_longest[idx + 1],
+            min(self.skip_ticks, len(text)), fast=self.fast)
+        self.prose[ln] = masked
         if self.span is None and opened is not None and not blank and ln not in self.body.raw_html:
             self.span, self.span_mid = (ln, opened[0], opened[1]), []
         return masked
