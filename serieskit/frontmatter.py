@@ -42,9 +42,9 @@ class Frontmatter:
     error: Finding | None = None   # a neutral problem (no code): FMT001 reports it
 
 
-def yaml_error(exc: Exception, text: str, offset: int = 0) -> tuple[int, int, str]:
-    """(line, column, message) of a YAML error, 1-based within `text` (lines named in the message
-    are shifted by `offset`, the text's first line in its file, minus one).
+def yaml_error(exc: Exception, text: str, offset: int = 0) -> Finding:
+    """A YAML error as a neutral Finding: line and column 1-based within `text` (lines named in
+    the message are shifted by `offset`, the text's first line in its file, minus one).
 
     When PyYAML stops at the end of the text (an unclosed bracket or quote), the error is placed
     where the unclosed construct started, which is where the author has to look.
@@ -52,8 +52,8 @@ def yaml_error(exc: Exception, text: str, offset: int = 0) -> tuple[int, int, st
     if isinstance(exc, yaml.reader.ReaderError):   # a character YAML does not allow (control characters)
         before = text[:exc.position]
         what = f"U+{exc.character:04X}" if isinstance(exc.character, int) else repr(exc.character)
-        return (before.count("\n") + 1, exc.position - (before.rfind("\n") + 1) + 1,
-                f"character {what} is not allowed in YAML ({exc.reason}); remove it")
+        return _problem(before.count("\n") + 1, exc.position - (before.rfind("\n") + 1) + 1,
+                        f"character {what} is not allowed in YAML ({exc.reason})", hint="remove it")
     mark = getattr(exc, "problem_mark", None)
     ctx = getattr(exc, "context_mark", None)
     problem = str(getattr(exc, "problem", None) or exc)
@@ -61,17 +61,17 @@ def yaml_error(exc: Exception, text: str, offset: int = 0) -> tuple[int, int, st
     last_line = text.rstrip("\n").count("\n")
     if mark is not None and ctx is not None and (mark.line > last_line or "end of the stream" in problem
                                                  or "end of stream" in problem or "<stream end>" in problem):
-        return ctx.line + 1, ctx.column + 1, f"{context} that is never closed ({problem})"
+        return _problem(ctx.line + 1, ctx.column + 1, f"{context} that is never closed ({problem})")
     if (mark is not None and ctx is not None and mark.line > ctx.line and context
             and context.startswith("while parsing a flow")):
         # `[a, b` or `{k: v` left open on its line: PyYAML notices only on a later line
-        return (ctx.line + 1, ctx.column + 1,
-                f"{context} that is not closed before line {mark.line + 1 + offset} ({problem})")
+        return _problem(ctx.line + 1, ctx.column + 1,
+                        f"{context} that is not closed before line {mark.line + 1 + offset} ({problem})")
     if mark is None:
         mark = ctx
     if context and ctx is not None and ctx.line != getattr(mark, "line", None):
         problem = f"{problem} ({context} on line {ctx.line + 1 + offset})"
-    return ((mark.line + 1) if mark else 1, (mark.column + 1) if mark else 1, problem)
+    return _problem((mark.line + 1) if mark else 1, (mark.column + 1) if mark else 1, problem)
 
 
 def split(lines: list[str]) -> tuple[int, int]:
@@ -124,11 +124,10 @@ def _parse(lines: list[str], loader_class) -> Frontmatter | None:
     except yaml.YAMLError as exc:
         if loader is not None:
             loader.dispose()
-        line0, col, problem = yaml_error(exc, text, offset)
-        line = offset + line0
-        if "\\t" in str(problem) or "tab" in str(problem).lower():
-            problem = f"{problem} (YAML does not allow tabs for indentation; use spaces)"
-        fm.error = _problem(line, col, f"the frontmatter YAML does not parse: {problem}")
+        e = yaml_error(exc, text, offset)
+        tabs = "\\t" in e.message or "tab" in e.message.lower()
+        fm.error = _problem(offset + e.line, e.column, f"the frontmatter YAML does not parse: {e.message}",
+                            hint="YAML does not allow tabs for indentation; use spaces" if tabs else e.hint)
         return fm
     if node is None:
         loader.dispose()

@@ -156,8 +156,8 @@ def _read_yaml(path: Path, what: str) -> tuple[object, dict[str, int], list[int]
     except UnicodeDecodeError as exc:
         return None, {}, [], problem(1, 1, f"{what} is not valid UTF-8 ({exc.reason})", hint="save it as UTF-8")
     except (yaml.YAMLError, ValueError) as exc:
-        line, col, msg = yaml_error(exc, text)
-        return None, {}, [], problem(line, col, f"{what} does not parse: {msg}")
+        e = yaml_error(exc, text)
+        return None, {}, [], problem(e.line, e.column, f"{what} does not parse: {e.message}", e.hint)
     except OSError as exc:
         return None, {}, [], problem(1, 1, f"cannot read {what}: {exc.strerror or exc}")
 

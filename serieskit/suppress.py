@@ -36,7 +36,8 @@ def _suppressions(post) -> Suppressions:
         bm = SUPPRESS_BODY.match(body)
         if not bm:
             out.problems.append(Hit(c.start, c.start_col,
-                                    "suppression without a rule code: write `spec-disable-next-line CODE: reason`"))
+                                    "suppression without a rule code",
+                                    hint="write `spec-disable-next-line CODE: reason`"))
             continue
         codes = [x.strip().upper() for x in bm.group("codes").split(",")]
         reason = (bm.group("reason") or "").strip()
@@ -46,7 +47,8 @@ def _suppressions(post) -> Suppressions:
             continue
         if not reason:
             out.problems.append(Hit(c.start, c.start_col,
-                                    f"suppression of {', '.join(codes)} needs a reason: `{', '.join(codes)}: why this is fine`"))
+                                    f"suppression of {', '.join(codes)} needs a reason",
+                                    hint=f"`{', '.join(codes)}: why this is fine`"))
             continue
         if m.group("next"):
             out.by_line.setdefault(c.end + 1, set()).update(codes)

@@ -25,8 +25,9 @@ class SectionNumbering(Rule):
                 if s.closing:
                     closing_seen = closing_seen or h
                     continue
-                yield Hit(h.line, h.col, f"`## {h.text}` is not numbered: write `## {to_chinese(expect)}、{h.text}` "
-                                         f"(only 参考 / 附录 / 术语 sections may go unnumbered, at the end)")
+                yield Hit(h.line, h.col, f"`## {h.text}` is not numbered",
+                          hint=f"write `## {to_chinese(expect)}、{h.text}` "
+                               f"(only 参考 / 附录 / 术语 sections may go unnumbered, at the end)")
                 continue
             if closing_seen is not None:
                 yield Hit(h.line, h.col, f"numbered section `{h.text}` comes after the closing section "

@@ -21,5 +21,5 @@ class SisterLineMissing(Rule):
         if sister_line(post, ctx.conv) is None:
             first = next((h for h in post.body.headings if h.level <= 2), None)
             line = first.line if first else post.body_start
-            yield Hit(line, 1, f"no sister-post line: add a paragraph starting with `{ctx.conv.sister_prefix}` "
-                               f"before the first `##` heading")
+            yield Hit(line, 1, "no sister-post line",
+                      hint=f"add a paragraph starting with `{ctx.conv.sister_prefix}` before the first `##` heading")

@@ -24,8 +24,8 @@ class SkeletonMissing(Rule):
         if head is None:
             first = next((h for h in post.body.headings if h.level == 2), None)
             yield Hit(first.line if first else post.body_start, 1,
-                      f"no `## {conv.skeleton_heading}` section: open the body with it and a table "
-                      f"`| {' | '.join(conv.skeleton_columns)} |`")
+                      f"no `## {conv.skeleton_heading}` section",
+                      hint=f"open the body with it and a table `| {' | '.join(conv.skeleton_columns)} |`")
         elif table is None:
             yield Hit(head.line, head.col, f"`{conv.skeleton_heading}` has no table "
                                            f"(`| {' | '.join(conv.skeleton_columns)} |`, one row per § section)")

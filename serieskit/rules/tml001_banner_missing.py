@@ -30,4 +30,5 @@ class BannerMissing(Rule):
             first = next((h for h in post.body.headings if h.level <= 2), None)
             date = post.last_update.isoformat() if post.last_update else "YYYY-MM-DD"
             yield Hit(first.line if first else post.body_start, 1,
-                      f"timely post without a banner: add `> {ctx.conv.banner(date)}：…` before the first `##`")
+                      "timely post without a banner",
+                      hint=f"add `> {ctx.conv.banner(date)}：…` before the first `##`")
