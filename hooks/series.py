@@ -34,7 +34,8 @@ if str(ROOT) not in sys.path:
 from serieskit import feed, pages, share  # noqa: E402
 from serieskit import report  # noqa: E402
 from serieskit.config import ConfigError  # noqa: E402
-from serieskit.model import SERIES_DIR, Finding  # noqa: E402
+from serieskit.rules.spec002_internal_error import render_crashed  # noqa: E402
+from serieskit.model import SERIES_DIR  # noqa: E402
 from serieskit.markup import Markup, escape, html  # noqa: E402
 from serieskit.render import apply_tooltips  # noqa: E402
 
@@ -327,10 +328,9 @@ def _guard_render(page, where: str) -> None:
             render(config, files)
         except Exception as exc:  # noqa: BLE001 - whatever the renderer raised on this page
             what = f"{type(exc).__name__}: {str(exc)[:200]}".rstrip(": ")
-            msg = (f"Markdown cannot render this page ({what}); look for deeply nested lists, quotes, "
-                   f"HTML blocks or emphasis, and please report the file")
-            _error(f"{where}:1:1: SPEC002 {msg}")
-            page.series_render_error = [Finding(where, 1, 1, "SPEC002", "error", msg)]
+            finding = render_crashed(where, what)
+            _error(report.entry(finding, severity=False))
+            page.series_render_error = [finding]
             page.content = html('<div class="series-unrendered" role="alert">这一页无法渲染：{}。'
                                 '源文件：<code>{}</code></div>', what, where)
             page.toc = get_toc([])

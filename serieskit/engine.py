@@ -4,12 +4,12 @@ comments, select/ignore, and isolation (a rule that crashes reports SPEC002 and 
 from __future__ import annotations
 
 import re
-import traceback
 from dataclasses import dataclass, field
 
 from .config import Conventions
 from .model import SERIES_DIR, Finding, Post, Series, Site
 from .rules import REGISTRY, Rule
+from .rules.spec002_internal_error import rule_crashed
 from .suppress import suppressions
 
 
@@ -63,7 +63,7 @@ def lint_post(post: Post, site: Site, select=None, ignore=None) -> list[Finding]
         try:
             hits = list(rule.check(post, ctx))
         except Exception as exc:  # a crashing rule is a bug: report it and go on
-            out.append(_internal_error(post.rel, rule, exc))
+            out.append(rule_crashed(post.rel, rule, exc))
             continue
         last = max(post.nlines, 1)
         for h in hits:
@@ -92,7 +92,7 @@ def lint(site: Site, only: set[str] | None = None, select: set[str] | None = Non
         try:
             hits = list(rule.check_site(ctx))
         except Exception as exc:
-            findings.append(_internal_error("series", rule, exc))
+            findings.append(rule_crashed("series", rule, exc))
             continue
         for h in hits:
             if only is not None and not _site_hit_wanted(h.path, site, only):
@@ -103,14 +103,6 @@ def lint(site: Site, only: set[str] | None = None, select: set[str] | None = Non
                 findings.append(h)
     findings.sort(key=Finding.sort_key)
     return findings
-
-
-def _internal_error(path: str, rule: Rule, exc: Exception) -> Finding:
-    """SPEC002 for a rule that raised: the rule, the exception and where it was raised."""
-    where = traceback.extract_tb(exc.__traceback__)[-1]
-    return Finding(path, 1, 1, "SPEC002", "error",
-                   f"internal error in rule {rule.code} ({rule.slug}): {type(exc).__name__}: {exc} "
-                   f"[{where.filename.rsplit('/', 1)[-1]}:{where.lineno}]", hint="please report it")
 
 
 def _series_of_file(site: Site, path: str) -> Series | None:

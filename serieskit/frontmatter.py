@@ -107,11 +107,11 @@ def _parse(lines: list[str], loader_class) -> Frontmatter | None:
     start, end = split(lines)
     fm = Frontmatter(start=start, end=end)
     if start == 0:
-        fm.error = _problem(1, 1, "no frontmatter: a post starts with a `---` line, YAML keys, and `---`")
+        fm.error = _problem(1, 1, "no frontmatter", hint="a post starts with a `---` line, YAML keys, and `---`")
         return fm
     if end == -1:
         fm.end = 0
-        fm.error = _problem(1, 1, "the frontmatter is never closed: add a `---` line after the YAML keys")
+        fm.error = _problem(1, 1, "the frontmatter is never closed", hint="add a `---` line after the YAML keys")
         return fm
     text = "\n".join(lines[start:end - 1])
     if fast and "\t" in text:
@@ -131,7 +131,7 @@ def _parse(lines: list[str], loader_class) -> Frontmatter | None:
         return fm
     if node is None:
         loader.dispose()
-        fm.error = _problem(start, 1, "the frontmatter is empty: it needs at least title, slug and date")
+        fm.error = _problem(start, 1, "the frontmatter is empty", hint="it needs at least title, slug and date")
         return fm
     if not isinstance(node, yaml.MappingNode):
         loader.dispose()

@@ -60,7 +60,8 @@ def test_exit_codes(root):
 def test_text_format(root):
     add(root, "e.md", "# no frontmatter\n")
     code, out, err = cli(root)
-    assert out == "series/demo/e.md:1:1: FMT001 [error] no frontmatter: a post starts with a `---` line, YAML keys, and `---`\n"
+    assert out == ("series/demo/e.md:1:1: FMT001 [error] no frontmatter\n"
+                   "  hint: a post starts with a `---` line, YAML keys, and `---`\n")
     assert "Found 1 error." in err
 
 
@@ -69,7 +70,8 @@ def test_json_format(root):
     code, out, _ = cli(root, "--format", "json")
     data = json.loads(out)
     assert data == [{"path": "series/demo/e.md", "line": 1, "column": 1, "code": "FMT001", "severity": "error",
-                     "message": data[0]["message"], "hint": None, "fixable": False}]
+                     "message": "no frontmatter", "hint": "a post starts with a `---` line, YAML keys, and `---`",
+                     "fixable": False}]
 
 
 def test_hint_is_shown_apart_from_the_message_in_every_format(root):
