@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from serieskit import search_meta  # noqa: E402
+from serieskit import report, search_meta  # noqa: E402
 from serieskit.config import ConfigError  # noqa: E402
 from serieskit.render import apply_tooltips  # noqa: E402
 
@@ -58,7 +58,7 @@ def on_config(config):
     try:
         build = session.engine.build(_root(config), session.include_drafts)
     except ConfigError as exc:
-        raise PluginError(f"{exc.path}:{exc.line}: {exc.message}")
+        raise PluginError(report.problem(exc.path, exc.line, exc.message))
     state = session.current = BuildState(build)
     gate.report(state)
     navigation.expand(config, state)

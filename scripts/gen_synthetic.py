@@ -31,6 +31,10 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+from serieskit.config import load_conventions  # noqa: E402
+
+CONV = load_conventions(ROOT / "conventions.yml")   # the banner's wording, as authors write it
 SERIES = "synth"
 BUILD_DATE = dt.date(2026, 6, 1)          # the date the benchmarks build and lint on
 SOURCE_DATE_EPOCH = "1780272000"          # 2026-06-01T00:00:00Z
@@ -284,7 +288,7 @@ def post(i: int, n: int, seed: int) -> tuple[str, dict[str, str]]:
              f"合成系列第 {i + 1} 篇。本篇以 {example} 为 standing example，讨论{term[0]}（{term[1]}）。"
              + w.paragraph(3), "",
              "姊妹篇：" + " · ".join(items), "",
-             f"> ⚠️ 时效声明（最后更新：{updated.isoformat()}）：框架参数名随版本变化，文中数字为合成数据，仅用于基准测试。", "",
+             f"> {CONV.banner(updated.isoformat())}：框架参数名随版本变化，文中数字为合成数据，仅用于基准测试。", "",
              "## 零、本文骨架", "", "| 小节 | 主题 | 产出 |", "|---|---|---|"]
     for k, t in enumerate(topics, 1):
         lines.append(f"| §{chinese(k)} | {t} | {w.pick(METRICS)}的估算与{w.pick(ACTIONS)}的条件 |")

@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import sys
+import textwrap
 from pathlib import Path
 
 from . import report
@@ -78,7 +79,10 @@ def explain(code: str) -> str:
         raise UsageError(f"unknown rule code `{code}` (see --list-rules)")
     scope = "series posts" if rule.scope == "series" else ("project files" if rule.target == "site" else "every post")
     fix = "yes" if rule.fixable else "no"
-    return f"{rule.code} ({rule.slug}) — {rule.severity}, applies to {scope}, auto-fix: {fix}\n\n{rule.doc()}\n"
+    d = rule.doc_sections()
+    examples = "".join(f"\n\n{title}:\n{textwrap.indent(d[key], '    ')}" for key, title in (("bad", "Bad"), ("good", "Good"))
+                       if d.get(key))
+    return f"{rule.code} ({rule.slug}) — {rule.severity}, applies to {scope}, auto-fix: {fix}\n\n{rule.doc()}{examples}\n"
 
 
 def _resolve_paths(root: Path, paths: list[str]) -> set[str] | None:
@@ -173,7 +177,7 @@ def run(argv: list[str] | None = None, out=None, err=None) -> int:
         err.write(f"series-lint: error: {exc}\n")
         return 2
     except ConfigError as exc:
-        err.write(f"{exc.path}:{exc.line}:1: {exc.message}\n")
+        err.write(report.problem(exc.path, exc.line, exc.message) + "\n")
         return 2
     except KeyboardInterrupt:
         err.write("series-lint: interrupted\n")

@@ -77,6 +77,11 @@ class Conventions:
     def colour(self, name: str) -> Colour:
         return next(c for c in self.palette if c.name == name)
 
+    def banner(self, date: str) -> str:
+        """The start of a timeliness banner for `date` (`⚠️ 时效声明（最后更新：2026-05-08）`), built
+        from `banner_prefix`; what `banner_regex` reads back."""
+        return f"{self.banner_prefix}（最后更新：{date}）"
+
     def classdef_lines(self) -> list[str]:
         """The mermaid `classDef` lines the build injects into every diagram that accepts them."""
         text = self.neutrals["text"]

@@ -4,12 +4,12 @@ comments, select/ignore, and isolation (a rule that crashes reports SPEC002 and 
 from __future__ import annotations
 
 import re
-import traceback
 from dataclasses import dataclass, field
 
 from .config import Conventions
-from .model import Finding, Post, Series, Site
+from .model import SERIES_DIR, Finding, Post, Series, Site
 from .rules import REGISTRY, Rule
+from .rules.spec002_internal_error import rule_crashed
 from .suppress import suppressions
 
 
@@ -63,20 +63,17 @@ def lint_post(post: Post, site: Site, select=None, ignore=None) -> list[Finding]
         try:
             hits = list(rule.check(post, ctx))
         except Exception as exc:  # a crashing rule is a bug: report it and go on
-            where = traceback.extract_tb(exc.__traceback__)[-1]
-            out.append(Finding(post.rel, 1, 1, "SPEC002", "error",
-                               f"internal error in rule {code} ({rule.slug}): {type(exc).__name__}: {exc} "
-                               f"[{where.filename.rsplit('/', 1)[-1]}:{where.lineno}]; please report it"))
+            out.append(rule_crashed(post.rel, rule, exc))
             continue
         last = max(post.nlines, 1)
         for h in hits:
             if code in sup.file_codes or code in sup.by_line.get(h.line, ()):
                 continue
-            line, col = h.line, h.col
-            if h.path in (None, post.rel) and not 1 <= line <= last:
+            if h.path in ("", post.rel) and not 1 <= h.line <= last:
                 # e.g. "no sister line" in a post that is only frontmatter: its body starts past the end
-                line, col = min(max(line, 1), last), 1
-            out.append(Finding(h.path or post.rel, line, col, code, sev, h.message, h.fix))
+                h.line, h.column = min(max(h.line, 1), last), 1
+            h.path, h.code, h.severity = h.path or post.rel, code, sev
+            out.append(h)
     return out
 
 
@@ -93,14 +90,27 @@ def lint(site: Site, only: set[str] | None = None, select: set[str] | None = Non
         if rule.target != "site" or not _wanted(code, select, ignore):
             continue
         try:
-            for h in rule.check_site(ctx):
-                if only is None or _site_hit_wanted(h.path or "", site, only):
-                    findings.append(Finding(h.path or "", h.line, h.col, code, rule.severity, h.message, h.fix))
+            hits = list(rule.check_site(ctx))
         except Exception as exc:
-            findings.append(Finding("series", 1, 1, "SPEC002", "error",
-                                    f"internal error in rule {code}: {type(exc).__name__}: {exc}; please report it"))
+            findings.append(rule_crashed("series", rule, exc))
+            continue
+        for h in hits:
+            if only is not None and not _site_hit_wanted(h.path, site, only):
+                continue
+            sev = severity_for(rule, _series_of_file(site, h.path))
+            if sev != "off":
+                h.code, h.severity = code, sev
+                findings.append(h)
     findings.sort(key=Finding.sort_key)
     return findings
+
+
+def _series_of_file(site: Site, path: str) -> Series | None:
+    """The series a project file belongs to (its manifest, glossary or a file in its folder)."""
+    for s in site.series.values():
+        if path in (s.manifest_rel, s.glossary_rel) or path.startswith(f"{SERIES_DIR}/{s.slug}/"):
+            return s
+    return None
 
 
 def _site_hit_wanted(path: str, site: Site, only: set[str]) -> bool:

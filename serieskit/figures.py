@@ -45,9 +45,11 @@ def _next_line_kind(post: Post, ln: int, image_lines: set[int]) -> tuple[str | N
 
 
 def figures(post: Post) -> list[Figure]:
-    cache = post.__dict__.get("_figures")
-    if cache is not None:
-        return cache
+    """The post's figures: images alone on their line, with the caption line after them."""
+    return post.memo("figures", None, lambda: _figures(post))
+
+
+def _figures(post: Post) -> list[Figure]:
     out: list[Figure] = []
     image_lines = {i.line for i in post.body.images}
     for img in post.body.images:
@@ -59,7 +61,6 @@ def figures(post: Post) -> list[Figure]:
             continue  # text follows the image on its line: an inline image
         caption, why = _next_line_kind(post, img.line + 1, image_lines)
         out.append(Figure(img, tail, caption, img.line + 1, why))
-    post.__dict__["_figures"] = out
     return out
 
 

@@ -1,13 +1,16 @@
 """Frontmatter: split it off the raw text and load it as YAML with each key's line and column.
 
 Dates stay strings (PyYAML would resolve `2026-13-45` itself and raise ValueError); the FMT rules
-validate them. Every failure becomes a `FrontmatterError` with a line in the raw file.
+validate them. Every failure becomes a neutral `Finding` (`Frontmatter.error`) with a line in the raw file.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
 import yaml
+
+from .finding import Finding
+from .finding import problem as _problem
 
 
 class _Loader(yaml.SafeLoader):
@@ -29,13 +32,6 @@ else:  # pragma: no cover - PyYAML built without libyaml
 
 
 @dataclass
-class FrontmatterError:
-    line: int
-    column: int
-    message: str
-
-
-@dataclass
 class Frontmatter:
     data: dict | None = None
     start: int = 0            # line of the opening `---` (1-based); 0 when there is none
@@ -43,12 +39,12 @@ class Frontmatter:
     key_pos: dict[str, tuple[int, int]] = field(default_factory=dict)    # key -> (line, col) of the key
     value_pos: dict[str, tuple[int, int]] = field(default_factory=dict)  # key -> (line, col) of the value
     duplicate_keys: list[tuple[str, int, int]] = field(default_factory=list)
-    error: FrontmatterError | None = None
+    error: Finding | None = None   # a neutral problem (no code): FMT001 reports it
 
 
-def yaml_error(exc: Exception, text: str, offset: int = 0) -> tuple[int, int, str]:
-    """(line, column, message) of a YAML error, 1-based within `text` (lines named in the message
-    are shifted by `offset`, the text's first line in its file, minus one).
+def yaml_error(exc: Exception, text: str, offset: int = 0) -> Finding:
+    """A YAML error as a neutral Finding: line and column 1-based within `text` (lines named in
+    the message are shifted by `offset`, the text's first line in its file, minus one).
 
     When PyYAML stops at the end of the text (an unclosed bracket or quote), the error is placed
     where the unclosed construct started, which is where the author has to look.
@@ -56,8 +52,8 @@ def yaml_error(exc: Exception, text: str, offset: int = 0) -> tuple[int, int, st
     if isinstance(exc, yaml.reader.ReaderError):   # a character YAML does not allow (control characters)
         before = text[:exc.position]
         what = f"U+{exc.character:04X}" if isinstance(exc.character, int) else repr(exc.character)
-        return (before.count("\n") + 1, exc.position - (before.rfind("\n") + 1) + 1,
-                f"character {what} is not allowed in YAML ({exc.reason}); remove it")
+        return _problem(before.count("\n") + 1, exc.position - (before.rfind("\n") + 1) + 1,
+                        f"character {what} is not allowed in YAML ({exc.reason})", hint="remove it")
     mark = getattr(exc, "problem_mark", None)
     ctx = getattr(exc, "context_mark", None)
     problem = str(getattr(exc, "problem", None) or exc)
@@ -65,17 +61,17 @@ def yaml_error(exc: Exception, text: str, offset: int = 0) -> tuple[int, int, st
     last_line = text.rstrip("\n").count("\n")
     if mark is not None and ctx is not None and (mark.line > last_line or "end of the stream" in problem
                                                  or "end of stream" in problem or "<stream end>" in problem):
-        return ctx.line + 1, ctx.column + 1, f"{context} that is never closed ({problem})"
+        return _problem(ctx.line + 1, ctx.column + 1, f"{context} that is never closed ({problem})")
     if (mark is not None and ctx is not None and mark.line > ctx.line and context
             and context.startswith("while parsing a flow")):
         # `[a, b` or `{k: v` left open on its line: PyYAML notices only on a later line
-        return (ctx.line + 1, ctx.column + 1,
-                f"{context} that is not closed before line {mark.line + 1 + offset} ({problem})")
+        return _problem(ctx.line + 1, ctx.column + 1,
+                        f"{context} that is not closed before line {mark.line + 1 + offset} ({problem})")
     if mark is None:
         mark = ctx
     if context and ctx is not None and ctx.line != getattr(mark, "line", None):
         problem = f"{problem} ({context} on line {ctx.line + 1 + offset})"
-    return ((mark.line + 1) if mark else 1, (mark.column + 1) if mark else 1, problem)
+    return _problem((mark.line + 1) if mark else 1, (mark.column + 1) if mark else 1, problem)
 
 
 def split(lines: list[str]) -> tuple[int, int]:
@@ -111,11 +107,11 @@ def _parse(lines: list[str], loader_class) -> Frontmatter | None:
     start, end = split(lines)
     fm = Frontmatter(start=start, end=end)
     if start == 0:
-        fm.error = FrontmatterError(1, 1, "no frontmatter: a post starts with a `---` line, YAML keys, and `---`")
+        fm.error = _problem(1, 1, "no frontmatter", hint="a post starts with a `---` line, YAML keys, and `---`")
         return fm
     if end == -1:
         fm.end = 0
-        fm.error = FrontmatterError(1, 1, "the frontmatter is never closed: add a `---` line after the YAML keys")
+        fm.error = _problem(1, 1, "the frontmatter is never closed", hint="add a `---` line after the YAML keys")
         return fm
     text = "\n".join(lines[start:end - 1])
     if fast and "\t" in text:
@@ -128,20 +124,19 @@ def _parse(lines: list[str], loader_class) -> Frontmatter | None:
     except yaml.YAMLError as exc:
         if loader is not None:
             loader.dispose()
-        line0, col, problem = yaml_error(exc, text, offset)
-        line = offset + line0
-        if "\\t" in str(problem) or "tab" in str(problem).lower():
-            problem = f"{problem} (YAML does not allow tabs for indentation; use spaces)"
-        fm.error = FrontmatterError(line, col, f"the frontmatter YAML does not parse: {problem}")
+        e = yaml_error(exc, text, offset)
+        tabs = "\\t" in e.message or "tab" in e.message.lower()
+        fm.error = _problem(offset + e.line, e.column, f"the frontmatter YAML does not parse: {e.message}",
+                            hint="YAML does not allow tabs for indentation; use spaces" if tabs else e.hint)
         return fm
     if node is None:
         loader.dispose()
-        fm.error = FrontmatterError(start, 1, "the frontmatter is empty: it needs at least title, slug and date")
+        fm.error = _problem(start, 1, "the frontmatter is empty", hint="it needs at least title, slug and date")
         return fm
     if not isinstance(node, yaml.MappingNode):
         loader.dispose()
         kind = "a list" if isinstance(node, yaml.SequenceNode) else "a plain value"
-        fm.error = FrontmatterError(offset + 1 + node.start_mark.line, node.start_mark.column + 1,
+        fm.error = _problem(offset + 1 + node.start_mark.line, node.start_mark.column + 1,
                                     f"the frontmatter must be a mapping of keys, not {kind}")
         return fm
     if fast and any(isinstance(v, yaml.ScalarNode) and v.start_mark.index == v.end_mark.index for _, v in node.value):
@@ -161,12 +156,12 @@ def _parse(lines: list[str], loader_class) -> Frontmatter | None:
     except (yaml.YAMLError, ValueError, TypeError, RecursionError) as exc:
         mark = getattr(exc, "problem_mark", None)
         line = offset + 1 + (mark.line if mark else 0)
-        fm.error = FrontmatterError(line, 1, f"the frontmatter YAML does not load: {getattr(exc, 'problem', None) or exc}")
+        fm.error = _problem(line, 1, f"the frontmatter YAML does not load: {getattr(exc, 'problem', None) or exc}")
         return fm
     finally:
         loader.dispose()
     if not isinstance(data, dict):
-        fm.error = FrontmatterError(start + 1, 1, "the frontmatter must be a mapping of keys")
+        fm.error = _problem(start + 1, 1, "the frontmatter must be a mapping of keys")
         return fm
     fm.data = {str(k): v for k, v in data.items()}
     return fm

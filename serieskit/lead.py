@@ -77,9 +77,11 @@ def _paragraphs(post: Post, lines: range):
 
 
 def sister_line(post: Post, conv: Conventions) -> SisterLine | None:
-    cache = post.__dict__.setdefault("_lead_cache", {})
-    if "sister" in cache:
-        return cache["sister"]
+    """The post's sister line (the lead's paragraph starting `姊妹篇：`), or None."""
+    return post.memo("sister_line", conv.fingerprint, lambda: _sister_line(post, conv))
+
+
+def _sister_line(post: Post, conv: Conventions) -> SisterLine | None:
     result = None
     for para in _paragraphs(post, post.lead_range()):
         first_ln, first_text, first_off = para[0]
@@ -124,14 +126,15 @@ def sister_line(post: Post, conv: Conventions) -> SisterLine | None:
                                   marker_exact=bool(mm) and seg_s.endswith(conv.planned_marker), end_line=end_line)
             result.items.append(item)
         break
-    cache["sister"] = result
     return result
 
 
 def banner(post: Post, conv: Conventions) -> Banner | None:
-    cache = post.__dict__.setdefault("_lead_cache", {})
-    if "banner" in cache:
-        return cache["banner"]
+    """The post's timeliness banner (a lead line starting `⚠️ 时效声明`), or None."""
+    return post.memo("banner", conv.fingerprint, lambda: _banner(post, conv))
+
+
+def _banner(post: Post, conv: Conventions) -> Banner | None:
     result = None
     for ln in post.lead_range():
         if ln in post.body.in_code:
@@ -151,5 +154,4 @@ def banner(post: Post, conv: Conventions) -> Banner | None:
         else:
             result = Banner(ln, col, None)
         break
-    cache["banner"] = result
     return result

@@ -14,12 +14,10 @@ import yaml
 
 from .frontmatter import yaml_error
 from .config import CONVENTIONS_FILE, Conventions, ConfigError, load_conventions
-from .model import (MANIFEST, SERIES_DIR, SLUG_RE, Finding, GlossaryEntry, Planned, Post, Series, Site)
+from .finding import problem
+from .model import (MANIFEST, SERIES_DIR, SLUG_RE, Finding, GlossaryEntry, Planned, Post, Series, Site, Skipped)
+from .schema import SWITCHES, manifest_value_ok
 
-MANIFEST_KEYS = {"title", "slug", "index_title", "description", "author", "standing_examples",
-                 "stale_after_days", "timely", "glossary", "rules", "planned"}
-SEVERITIES = ("off", "info", "warning", "error")
-GLOSSARY_KEYS = {"term", "en", "abbr", "desc", "post", "aliases"}
 
 
 def today_from_env(explicit: dt.date | None = None) -> dt.date:
@@ -97,139 +95,93 @@ def load_series(root: Path, area: Path, conv: Conventions, previous: Series | No
 
 
 def _load_series(root: Path, area: Path, conv: Conventions) -> Series:
+    """Read a manifest (and its glossary) into a Series. A value of the wrong type falls back to its
+    default: MAN001 / MAN002 / MAN003 check the raw data kept on the Series against the schema."""
     mpath = area / MANIFEST
     rel = mpath.relative_to(root).as_posix()
     s = Series(slug=area.name, dir=area, manifest_rel=rel, title=area.name, index_title=area.name,
                standing_examples=list(conv.standing_examples), stale_after_days=conv.stale_after_days)
-
-    def problem(code, line, col, msg, sev="error", path=rel):
-        s.problems.append((path, code, line, col, sev, msg))
-
-    try:
-        text = mpath.read_bytes().decode("utf-8-sig")
-        data, keys, _ = _yaml_lines(text)
-    except UnicodeDecodeError as exc:
-        problem("MAN001", 1, 1, f"the series manifest is not valid UTF-8 ({exc.reason}); save it as UTF-8")
-        return s
-    except (yaml.YAMLError, ValueError) as exc:
-        line, col, msg = yaml_error(exc, text)
-        problem("MAN001", line, col, f"the series manifest does not parse: {msg}")
-        return s
-    except OSError as exc:
-        problem("MAN001", 1, 1, f"cannot read the series manifest: {exc.strerror or exc}")
+    data, s.key_lines, _, s.manifest_error = _read_yaml(mpath, "the series manifest")
+    if s.manifest_error is not None:
         return s
     if not isinstance(data, dict):
-        problem("MAN001", 1, 1, "the series manifest must be a mapping (title:, slug:, planned: ...)")
+        s.manifest_error = problem(1, 1, "the series manifest must be a mapping (title:, slug:, planned: ...)")
         return s
-    s.key_lines = keys
+    s.manifest = data
 
-    def get(key, kind, default):
-        v = data.get(key, default)
-        if v is None:
-            return default
-        if not isinstance(v, kind) or (kind is int and isinstance(v, bool)):
-            problem("MAN001", keys.get(key, 1), 1, f"`{key}` must be {kind.__name__ if not isinstance(kind, tuple) else 'a ' + kind[0].__name__}")
-            return default
-        return v
+    def get(key, default):
+        v = data.get(key)
+        return default if v is None or not manifest_value_ok(key, v) else v
 
-    for k in data:
-        if k not in MANIFEST_KEYS:
-            problem("MAN003", keys.get(str(k), 1), 1, f"unknown manifest key `{k}`", "warning")
-    slug = get("slug", str, area.name)
-    if slug != area.name:
-        problem("MAN001", keys.get("slug", 1), 1, f"`slug: {slug}` must equal the folder name `{area.name}`")
-    s.title = get("title", str, area.name)
-    s.index_title = get("index_title", str, s.title)
-    s.description = get("description", str, "").strip()
-    s.author = get("author", str, "")
+    s.title = get("title", area.name)
+    s.index_title = get("index_title", s.title)
+    s.description = get("description", "").strip()
+    s.author = get("author", "")
     if "standing_examples" in data:
-        ex = get("standing_examples", list, [])
-        s.standing_examples = [str(e) for e in ex if isinstance(e, (str, int, float))]
-    s.stale_after_days = get("stale_after_days", int, conv.stale_after_days)
-    s.timely = get("timely", bool, False)
-    rules = get("rules", dict, {})
-    for code, sev in rules.items():
-        if sev is False:
-            sev = "off"   # YAML 1.1 reads a bare `off` as false
-        if str(sev) not in SEVERITIES:
-            problem("MAN001", keys.get("rules", 1), 1, f"rule switch `{code}: {sev}` must be one of {', '.join(SEVERITIES)}")
-        else:
-            s.rules[str(code)] = str(sev)
-    planned = get("planned", list, [])
-    pl_line = keys.get("planned", 1)
-    for i, item in enumerate(planned):
-        line = pl_line + 1 + i
+        s.standing_examples = [str(e) for e in get("standing_examples", []) if isinstance(e, (str, int, float))]
+    s.stale_after_days = get("stale_after_days", conv.stale_after_days)
+    s.timely = get("timely", False)
+    for code, sev in get("rules", {}).items():
+        sev = "off" if sev is False else str(sev)   # YAML 1.1 reads a bare `off` as false
+        if sev in SWITCHES:
+            s.rules[str(code)] = sev
+    pl_line = s.key_lines.get("planned", 1)
+    for i, item in enumerate(get("planned", [])):
         if isinstance(item, str):
-            s.planned.append(Planned(item.strip(), None, "", line))
+            s.planned.append(Planned(item.strip(), None, "", pl_line + 1 + i))
         elif isinstance(item, dict) and isinstance(item.get("title"), str):
             order = item.get("order")
-            if order is not None and (not isinstance(order, int) or isinstance(order, bool)):
-                problem("MAN001", line, 1, f"planned post `{item['title']}`: order must be an integer")
-                order = None
-            s.planned.append(Planned(item["title"].strip(), order, str(item.get("summary") or ""), line))
-        else:
-            problem("MAN001", line, 1, "a planned entry needs a `title`")
-    gl = get("glossary", str, "")
+            order = order if isinstance(order, int) and not isinstance(order, bool) else None
+            s.planned.append(Planned(item["title"].strip(), order, str(item.get("summary") or ""), pl_line + 1 + i))
+    gl = get("glossary", "")
     if gl:
         s.glossary_file = gl
         gpath = area / gl
         s.glossary_rel = gpath.relative_to(root).as_posix() if gpath.is_relative_to(root) else gl
-        s.glossary = load_glossary(gpath, s.glossary_rel, problem)
+        if not gpath.exists():
+            s.glossary_missing = True
+        else:
+            s.glossary_data, _, s.glossary_lines, s.glossary_error = _read_yaml(gpath, "the glossary")
+            s.glossary = glossary_entries(s.glossary_data, s.glossary_lines)
     return s
 
 
-def load_glossary(path: Path, rel: str, problem) -> list[GlossaryEntry]:
+def _read_yaml(path: Path, what: str) -> tuple[object, dict[str, int], list[int], Finding | None]:
+    """(data, top-level key -> line, line of each list item, neutral problem or None) of a YAML file."""
+    text = ""
     try:
         text = path.read_bytes().decode("utf-8-sig")
-        data, _, items = _yaml_lines(text)
-    except FileNotFoundError:
-        problem("MAN002", 1, 1, f"the glossary file `{rel}` named by the manifest does not exist")
-        return []
-    except UnicodeDecodeError:
-        problem("MAN002", 1, 1, "the glossary is not valid UTF-8", path=rel)
-        return []
+        data, keys, items = _yaml_lines(text)
+        return data, keys, items, None
+    except UnicodeDecodeError as exc:
+        return None, {}, [], problem(1, 1, f"{what} is not valid UTF-8 ({exc.reason})", hint="save it as UTF-8")
     except (yaml.YAMLError, ValueError) as exc:
-        line, col, msg = yaml_error(exc, text)
-        problem("MAN002", line, col, f"the glossary does not parse: {msg}", path=rel)
-        return []
+        e = yaml_error(exc, text)
+        return None, {}, [], problem(e.line, e.column, f"{what} does not parse: {e.message}", e.hint)
     except OSError as exc:
-        problem("MAN002", 1, 1, f"cannot read the glossary: {exc}", path=rel)
-        return []
-    if data is None:
-        return []
+        return None, {}, [], problem(1, 1, f"cannot read {what}: {exc.strerror or exc}")
+
+
+def glossary_entries(data, lines: list[int]) -> list[GlossaryEntry]:
+    """The usable entries of a glossary (MAN002 reports the others)."""
     if not isinstance(data, list):
-        problem("MAN002", 1, 1, "the glossary must be a YAML list of entries (- term: ...)", path=rel)
         return []
     entries: list[GlossaryEntry] = []
-    seen: dict[str, int] = {}
     for i, item in enumerate(data):
-        line = items[i] if i < len(items) else 1
         if not isinstance(item, dict) or not isinstance(item.get("term"), str) or not item["term"].strip():
-            problem("MAN002", line, 1, "a glossary entry needs a `term` (string)", path=rel)
             continue
-        unknown = set(map(str, item)) - GLOSSARY_KEYS
-        if unknown:
-            problem("MAN002", line, 1, f"unknown glossary key(s): {', '.join(sorted(unknown))}", path=rel)
-        if not isinstance(item.get("desc"), str) or not item["desc"].strip():
-            problem("MAN002", line, 1, f"glossary entry `{item['term']}` needs a one-line `desc`", path=rel)
         aliases = item.get("aliases") or []
-        if not isinstance(aliases, list):
-            problem("MAN002", line, 1, f"`aliases` of `{item['term']}` must be a list", path=rel)
-            aliases = []
-        e = GlossaryEntry(item["term"].strip(), str(item.get("en") or "").strip(), str(item.get("abbr") or "").strip(),
-                          str(item.get("desc") or "").strip(), str(item.get("post") or "").strip(),
-                          [str(a).strip() for a in aliases if str(a).strip()], line)
-        for form in [e.term, *e.aliases]:
-            key = form.casefold()
-            if key in seen:
-                problem("MAN002", line, 1, f"`{form}` is already a term or alias (line {seen[key]})", path=rel)
-            seen[key] = line
-        entries.append(e)
+        aliases = aliases if isinstance(aliases, list) else []
+        entries.append(GlossaryEntry(
+            item["term"].strip(), str(item.get("en") or "").strip(), str(item.get("abbr") or "").strip(),
+            str(item.get("desc") or "").strip(), str(item.get("post") or "").strip(),
+            [str(a).strip() for a in aliases if str(a).strip()], lines[i] if i < len(lines) else 1))
     return entries
 
 
-def _walk(root: Path, top: Path, fs_problems: list[Finding]):
-    """Files under `top`, without following symlinked folders; broken or looping links are reported."""
+def _walk(root: Path, top: Path, skipped: list[Skipped]):
+    """Files under `top`, without following symlinked folders; links it cannot follow or that leave
+    the project are recorded in `skipped` (FS001 reports them)."""
     for dirpath, dirnames, filenames in os.walk(top, followlinks=False, onerror=None):
         d = Path(dirpath)
         dirnames.sort()
@@ -240,11 +192,9 @@ def _walk(root: Path, top: Path, fs_problems: list[Finding]):
                 try:
                     target = p.resolve(strict=True)
                 except (OSError, RuntimeError) as exc:
-                    fs_problems.append(Finding(p.relative_to(root).as_posix(), 1, 1, "FS001", "error",
-                                               f"symlink cannot be followed ({getattr(exc, 'strerror', None) or exc}); remove it"))
+                    skipped.append(Skipped(p.relative_to(root).as_posix(), "broken-link", _reason(exc)))
                     continue
-                fs_problems.append(Finding(p.relative_to(root).as_posix(), 1, 1, "FS001", "error",
-                                           f"symlinked folder (-> {target}) is not followed; move the files into series/ instead"))
+                skipped.append(Skipped(p.relative_to(root).as_posix(), "linked-folder", str(target)))
             elif name.startswith("."):
                 dirnames.remove(name)
         for name in sorted(filenames):
@@ -255,14 +205,16 @@ def _walk(root: Path, top: Path, fs_problems: list[Finding]):
                 try:
                     target = p.resolve(strict=True)
                 except (OSError, RuntimeError) as exc:
-                    fs_problems.append(Finding(p.relative_to(root).as_posix(), 1, 1, "FS001", "error",
-                                               f"symlink cannot be followed ({getattr(exc, 'strerror', None) or exc}); remove it"))
+                    skipped.append(Skipped(p.relative_to(root).as_posix(), "broken-link", _reason(exc)))
                     continue
                 if not target.is_relative_to(root.resolve()):
-                    fs_problems.append(Finding(p.relative_to(root).as_posix(), 1, 1, "FS001", "error",
-                                               f"symlink points outside the project (-> {target}); it would publish that file"))
+                    skipped.append(Skipped(p.relative_to(root).as_posix(), "link-outside", str(target)))
                     continue
             yield p
+
+
+def _reason(exc: BaseException) -> str:
+    return str(getattr(exc, "strerror", None) or exc)
 
 
 def load_site(root: str | Path, conventions: Conventions | None = None, today: dt.date | None = None,
@@ -273,7 +225,7 @@ def load_site(root: str | Path, conventions: Conventions | None = None, today: d
     """
     root = Path(root).resolve()
     conv = conventions or load_conventions(root / CONVENTIONS_FILE)
-    fs_problems: list[Finding] = []
+    fs_problems: list[Skipped] = []
     series: dict[str, Series] = {}
     posts: list[Post] = []
     site_files: set[str] = set()
@@ -296,7 +248,7 @@ def load_site(root: str | Path, conventions: Conventions | None = None, today: d
                         continue
                     posts.append(Post(root, path, path.read_bytes(), st.st_mtime_ns))
                 except OSError as exc:
-                    fs_problems.append(Finding(rel, 1, 1, "FS001", "error", f"cannot read the file: {exc.strerror or exc}"))
+                    fs_problems.append(Skipped(rel, "unreadable", _reason(exc)))
             elif path.suffix in (".yml", ".yaml") and path.parent.parent == sroot:
                 continue  # manifests and glossaries are data, not site files
             else:

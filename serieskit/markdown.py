@@ -171,7 +171,7 @@ BACKTICKS = re.compile(r"`+")
 
 
 def _mask_inline_code(text: str, later=None, longest_later: int = 0,
-                      start: int = 0) -> tuple[str, tuple[int, int] | None, int]:
+                      start: int = 0, fast: bool = True) -> tuple[str, tuple[int, int] | None, int]:
     """Blank out inline code spans on one line, paired as Python-Markdown (3.x) pairs them.
 
     At each unescaped backtick, the opener is the rest of its run (M ticks); the code closes at the
@@ -186,7 +186,7 @@ def _mask_inline_code(text: str, later=None, longest_later: int = 0,
     """
     if "`" not in text[start:]:
         return text, None, 0
-    if not start and "\\" not in text and "``" not in text and text.count("`") % 2 == 0:
+    if fast and not start and "\\" not in text and "``" not in text and text.count("`") % 2 == 0:
         # the common line: single backticks, an even number, no escapes: they pair up in order
         pieces, last, a = [], 0, text.find("`")
         while a >= 0:
@@ -387,271 +387,348 @@ def scan_links(line_no: int, s: str) -> tuple[list[Link], list[Image]]:
     return links, images
 
 
-def parse_body(lines: list[str], first: int) -> Body:
-    """Parse lines[first-1:] (1-based `first`) of a post. `lines` are the raw lines without endings."""
-    body = Body()
-    n = len(lines)
-    fence: Fence | None = None
-    in_comment = False
-    comment_start = (0, 0)
-    comment_buf: list[str] = []
-    prev_blank = True
-    in_list = False
-    in_indented_code = False
-    table_lines: list[tuple[int, str]] = []
-    block_start = first   # first line of the current run of non-blank lines
-    html_tag: str | None = None   # the tag of the raw HTML block we are in
-    span: tuple[int, int, int] | None = None   # an open code span: (line, index, backtick count)
-    span_mid: list[int] = []                     # the lines after its opening line
-    skip_ticks = 0    # Python-Markdown's scan for code spans may resume a few characters into the next line
-    html_depth = 0
+@dataclass
+class Lookahead:
+    """What the parser needs to know about the lines after the one it is on, built in one backward
+    pass before the forward one (all lists are indexed by 0-based line index, with one entry past
+    the end): where the next comment closer, blank line and comment opener are, the longest closing
+    fence still to come, the longest backtick run left in the paragraph, and which lines hold a
+    backtick run of each length."""
+    n: int
+    next_close: list[int]       # first line at or after i with `-->` or `--!>`
+    next_blank: list[int]       # first blank line at or after i
+    next_open: list[int]        # first line at or after i with `<!--`
+    longest_fence: dict[str, list[int]]   # "`" / "~" -> longest closing fence alone on a line at or after i
+    para_longest: list[int]     # longest backtick run on lines i.. to the end of their paragraph
+    run_lines: dict[int, list[int]]       # run length -> lines holding such a run (ascending)
 
-    # Where comments close, for comments left open on their line. Python-Markdown takes `<!--` as text
-    # unless a `-->` follows: anywhere later for one at the start of a line, within the paragraph for
-    # one inside a line; then what comes after it is live HTML, not a comment.
-    next_close = [n] * (n + 1)    # index of the first line at or after i with a closing marker
-    next_blank = [n] * (n + 1)    # index of the first blank line at or after i
-    next_open = [n] * (n + 1)     # index of the first line at or after i with an opening `<!--`
-    # The longest closing fence (```` ``` ```` or ~~~ alone on a line) at or after each line, per character:
-    # a fence with no closing line after it is no fence to superfences.
-    longest = {"`": [0] * (n + 1), "~": [0] * (n + 1)}
-    long_ticks, long_tildes = longest["`"], longest["~"]
-    # the longest backtick run on lines i.. to the end of their paragraph (0 past a blank line)
-    para_longest = [0] * (n + 1)
-    # line indices holding a backtick run of each length, for code spans over several lines
-    run_lines: dict[int, list[int]] = {}
-    ticks = tildes = 0
-    close_at = blank_at = open_at = n
-    for i in range(n - 1, first - 2, -1):      # one backward pass for all of them
-        line = lines[i]
-        if "-->" in line or "--!>" in line:
-            close_at = i
-        if "<!--" in line:
-            open_at = i
-        next_close[i], next_open[i] = close_at, open_at
-        if not line or line.isspace():
-            blank_at = i
-            next_blank[i] = i
-        else:
-            next_blank[i] = blank_at
-            if "`" in line:
-                lengths = {len(r) for r in BACKTICKS.findall(line)}
-                for length in lengths:
-                    run_lines.setdefault(length, []).append(i)
-                here = max(lengths)
-                para_longest[i] = here if here > para_longest[i + 1] else para_longest[i + 1]
+    @classmethod
+    def build(cls, lines: list[str], first: int) -> "Lookahead":
+        n = len(lines)
+        la = cls(n, [n] * (n + 1), [n] * (n + 1), [n] * (n + 1), {"`": [0] * (n + 1), "~": [0] * (n + 1)},
+                 [0] * (n + 1), {})
+        next_close, next_blank, next_open, para_longest = la.next_close, la.next_blank, la.next_open, la.para_longest
+        long_ticks, long_tildes = la.longest_fence["`"], la.longest_fence["~"]
+        ticks = tildes = 0
+        close_at = blank_at = open_at = n
+        for i in range(n - 1, first - 2, -1):
+            line = lines[i]
+            if "-->" in line or "--!>" in line:
+                close_at = i
+            if "<!--" in line:
+                open_at = i
+            next_close[i], next_open[i] = close_at, open_at
+            if not line or line.isspace():
+                blank_at = i
+                next_blank[i] = i
             else:
-                para_longest[i] = para_longest[i + 1]
-        if "```" in line or "~~~" in line:
-            fc = FENCE_CLOSE.match(line)
-            if fc:
-                if fc.group(1)[0] == "`":
-                    ticks = max(ticks, len(fc.group(1)))
+                next_blank[i] = blank_at
+                if "`" in line:
+                    lengths = {len(r) for r in BACKTICKS.findall(line)}
+                    for length in lengths:
+                        la.run_lines.setdefault(length, []).append(i)
+                    here = max(lengths)
+                    para_longest[i] = here if here > para_longest[i + 1] else para_longest[i + 1]
                 else:
-                    tildes = max(tildes, len(fc.group(1)))
-        long_ticks[i] = ticks
-        long_tildes[i] = tildes
-    for found in run_lines.values():
-        found.reverse()                         # ascending line order, for bisect
+                    para_longest[i] = para_longest[i + 1]
+            if "```" in line or "~~~" in line:
+                fc = FENCE_CLOSE.match(line)
+                if fc:
+                    if fc.group(1)[0] == "`":
+                        ticks = max(ticks, len(fc.group(1)))
+                    else:
+                        tildes = max(tildes, len(fc.group(1)))
+            long_ticks[i] = ticks
+            long_tildes[i] = tildes
+        for found in la.run_lines.values():
+            found.reverse()                         # ascending line order, for bisect
+        return la
 
-    def closing_after(i: int, marker: str) -> bool:
-        return longest[marker[0]][i + 1] >= len(marker)
+    def closing_fence_after(self, i: int, marker: str) -> bool:
+        """A fence opened on line i with `marker` is closed later (else superfences takes it as text)."""
+        return self.longest_fence[marker[0]][i + 1] >= len(marker)
 
-    def runs_later(i: int, length: int) -> bool:
+    def run_later_in_paragraph(self, i: int, length: int) -> bool:
         """A run of exactly `length` backticks on a later line of the paragraph of line i?"""
-        found = run_lines.get(length, [])
+        found = self.run_lines.get(length, [])
         j = bisect.bisect_right(found, i)
-        return j < len(found) and found[j] < next_blank[i + 1]
+        return j < len(found) and found[j] < self.next_blank[i + 1]
 
-    def closes_later(i: int, inline: bool) -> bool:
-        later = next_close[i + 1]
-        return later < n and (not inline or (later < next_blank[i + 1] and not next_open[i + 1] < later))
+    def comment_closes_later(self, i: int, inline: bool) -> bool:
+        """A `<!--` left open on line i is a comment: a closer follows (anywhere for one at the start
+        of a line; within the paragraph, before another `<!--`, for one inside a line)."""
+        later = self.next_close[i + 1]
+        return later < self.n and (not inline or (later < self.next_blank[i + 1] and not self.next_open[i + 1] < later))
 
-    def flush_table():
-        if not table_lines:
+
+class BodyParser:
+    """The body parser: a state machine over the lines of a post, one method per construct.
+
+    `parse()` gives each line to the first construct that takes it: the inside of a fence
+    (`_in_fence`), a plain prose or blank line between blocks (`_plain`, the fast path), else
+    `step()`: the rest of a multi-line comment (`_comment_continues`), a fence opening
+    (`_fence_opens`), indented code (`_indented_code`); otherwise the line goes through comments
+    (`_comments`), raw HTML blocks (`_html_block`), code spans (`_code_span`, `_inline_code`) and
+    the block structure (`_structure`: nesting, lists, headings, tables, links, images). What the
+    parser knows about later lines comes from the `Lookahead`. Set `fast=False` to send every line
+    down the full path (tests/test_fast_paths.py checks both give the same Body).
+    """
+
+    def __init__(self, lines: list[str], first: int, fast: bool = True):
+        self.lines, self.first, self.fast = lines, first, fast
+        self.body = Body()
+        self.prose, self.in_code = self.body.prose, self.body.in_code    # the two most written
+        self.ahead = Lookahead.build(lines, first)
+        self.fence: Fence | None = None             # the fence we are in
+        self.in_comment = False                     # inside a comment that spans lines
+        self.comment_start = (0, 0)
+        self.comment_buf: list[str] = []
+        self.prev_blank = True
+        self.in_list = False
+        self.in_indented_code = False
+        self.table_lines: list[tuple[int, str]] = []
+        self.block_start = first                    # first line of the current run of non-blank lines
+        self.html_tag: str | None = None            # the tag of the raw HTML block we are in
+        self.html_depth = 0
+        self.span: tuple[int, int, int] | None = None   # an open code span: (line, index, backtick count)
+        self.span_mid: list[int] = []               # the lines after its opening line
+        self.skip_ticks = 0   # Python-Markdown's scan for code spans may resume a few characters into the next line
+
+    def parse(self) -> Body:
+        lines, fast, in_fence, plain, step = self.lines, self.fast, self._in_fence, self._plain, self.step
+        for idx in range(self.first - 1, len(lines)):
+            # the two commonest cases first (a line in a fence, a plain line), without step()'s call
+            if self.fence is not None:
+                in_fence(idx + 1, lines[idx])
+            elif not (fast and plain(idx + 1, lines[idx])):
+                step(idx)
+        self._flush_table()
+        if self.in_comment:
+            self.body.comments.append(Comment(self.comment_start[0], self.comment_start[1], len(lines),
+                                              "\n".join(self.comment_buf)))
+        return self.body
+
+    def step(self, idx: int) -> None:
+        """One line (0-based index) through the constructs, in the order Markdown gives them (parse()
+        has tried the fence and the fast path)."""
+        ln, raw = idx + 1, self.lines[idx]
+        # (each construct's cheapest test is made here, so most lines skip the call)
+        text = self._comment_continues(ln, raw) if self.in_comment else raw
+        if text is None or (("```" in text or "~~~" in text) and self._fence_opens(idx, ln, text)):
             return
-        if len(table_lines) >= 2 and TABLE_SEP.match(table_lines[1][1]) and "|" in table_lines[0][1]:
-            header = _split_cells(table_lines[0][1])
-            rows = [(ln, _split_cells(t)) for ln, t in table_lines[2:]]
-            body.tables.append(Table(table_lines[0][0], table_lines[-1][0], header, rows))
-        table_lines.clear()
-
-    prose = body.prose
-    for idx in range(first - 1, n):
-        ln = idx + 1
-        raw = lines[idx]
-        # --- fast path: a plain line of prose, or a blank line, between blocks ----------------------
-        # (nothing in it can open a fence, comment, HTML block, code span, link, table, heading,
-        # list or quote, and no block is open: it is its own prose, exactly as the full path finds)
-        if fence is None and not in_comment and html_tag is None and span is None and not in_indented_code:
-            if not raw or raw.isspace():
-                prose[ln] = raw
-                skip_ticks = 0
-                if table_lines:
-                    flush_table()
-                prev_blank = True
-                continue
-            if raw[0] not in PLAIN_EXCLUDED_FIRST and not PLAIN_EXCLUDED.search(raw):
-                prose[ln] = raw
-                skip_ticks = 0
-                if prev_blank:
-                    block_start = ln
-                    in_list = False
-                if table_lines:
-                    flush_table()
-                prev_blank = False
-                continue
-        # --- inside a fence -------------------------------------------------------------
-        if fence is not None:
-            body.in_code.add(ln)
-            body.prose[ln] = ""
-            m = FENCE_CLOSE.match(raw) if fence.marker[:3] in raw else None
-            if m and m.group(1)[0] == fence.marker[0] and len(m.group(1)) >= len(fence.marker):
-                fence.end = ln
-                fence = None
-                prev_blank = True
-            continue
-        # --- inside a multi-line HTML comment ---------------------------------------------
-        text = raw
-        if in_comment:
-            end, after = comment_close(text, 0)
-            if end < 0:
-                comment_buf.append(text)
-                body.prose[ln] = " " * len(text)
-                continue
-            comment_buf.append(text[:end])
-            body.comments.append(Comment(comment_start[0], comment_start[1], ln, "\n".join(comment_buf)))
-            in_comment = False
-            text = " " * after + text[after:]
-        # --- fence opening ------------------------------------------------------------------
-        m = FENCE_OPEN.match(text) if ("```" in text or "~~~" in text) else None
-        if m and not in_indented_code and not (m.group("fence")[0] == "`" and "`" in m.group("info")) \
-                and FENCE_INFO.match(m.group("info")):
-            flush_table()
-            info = m.group("info").strip()
-            lang = info.split()[0].lower().lstrip("{.").rstrip("}") if info else ""
-            opened = Fence(ln, None, lang, info, m.group("fence"), m.group("indent"))
-            body.fences.append(opened)
-            if closing_after(idx, opened.marker):
-                fence = opened
-                span, span_mid = None, []
-                body.in_code.add(ln)
-                body.prose[ln] = ""
-                continue
-            # never closed (SYN001): superfences then takes the line as text and what follows as Markdown
         blank = not text.strip()
-        # --- indented code (only after a blank line, outside lists) ------------------------
         indented = text.startswith("    ") or text.startswith("\t")
-        if in_indented_code:
-            if blank or indented:
-                body.in_code.add(ln)
-                body.prose[ln] = ""
-                prev_blank = blank
-                continue
-            in_indented_code = False
-        elif indented and prev_blank and not in_list and not blank:
-            in_indented_code = True
-            body.in_code.add(ln)
-            body.prose[ln] = ""
-            flush_table()
-            prev_blank = False
-            continue
-        # --- HTML comments (possibly opening a multi-line one) -------------------------------
+        if (self.in_indented_code or indented) and self._indented_code(ln, blank, indented):
+            return
         if "<!--" in text:
-            out = []
-            pos = 0
-            while True:
-                s = text.find("<!--", pos)
-                if s < 0:
-                    out.append(text[pos:])
-                    break
-                e, after = comment_close(text, s + 4, opening=True)
-                out.append(text[pos:s])
-                inline = bool(text[:s].strip())
-                # Python-Markdown takes `<!--` as text when it never closes, and inside a paragraph
-                # also when another `<!--` comes before its `-->`: what follows is live then
-                nested = inline and 0 <= text.find("<!--", s + 4) < (e if e >= 0 else len(text))
-                if nested or (e < 0 and not closes_later(idx, inline)):
-                    out.append(text[s:s + 4])
-                    pos = s + 4
-                    continue
-                if e < 0:
-                    in_comment = True
-                    comment_start = (ln, s + 1)
-                    comment_buf = [text[s + 4:]]
-                    out.append(" " * (len(text) - s))
-                    break
-                body.comments.append(Comment(ln, s + 1, ln, text[s + 4:e]))
-                out.append(" " * (after - s))
-                pos = after
-            text = "".join(out)
-        # --- raw HTML blocks: Markdown (code spans too) is not processed inside them ---------------
-        if html_tag is None and not in_list:
-            hm0 = HTML_BLOCK_OPEN.match(text) if text.lstrip(" ")[:1] == "<" else None
-            if hm0 and hm0.group("tag").lower() in BLOCK_TAGS \
-                    and not re.match(r"[^>]*\smarkdown\s*=", text[hm0.end():]):   # md_in_html: Markdown inside
-                html_tag, html_depth = hm0.group("tag").lower(), 0
-        if html_tag is not None:
-            body.raw_html[ln] = text
-            if html_tag == "hr":
-                html_tag = None
-            else:
-                html_depth += len(re.findall(rf"<{html_tag}(?=[\s/>]|$)", text, re.I))
-                html_depth -= len(re.findall(rf"</{html_tag}\s*>", text, re.I))
-                if html_depth <= 0:
-                    html_tag = None
-        # --- a code span may run over several lines of one paragraph (Python-Markdown renders it so)
-        if span is not None and (blank or ln in body.raw_html or HEADING.match(text) or LIST_ITEM.match(text)
-                                 or THEMATIC_BREAK.match(text) or text.lstrip().startswith("|")):
-            span, span_mid = None, []
-        if span is not None:
+            text = self._comments(idx, ln, text)
+        if self.html_tag is not None or (not self.in_list and text.lstrip(" ")[:1] == "<"):
+            self._html_block(ln, text)
+        if self.span is not None:
+            text = self._code_span(ln, text, blank)
+        elif blank:
+            self.skip_ticks = 0
+        masked = self._inline_code(idx, ln, text, blank)
+        if blank:
+            self._flush_table()
+            self.prev_blank = True
+            return
+        self._structure(ln, raw, masked, indented)
+        self.prev_blank = False
+
+    # --- the constructs, in the order step() tries them ---------------------------------------------
+    def _plain(self, ln: int, raw: str) -> bool:
+        """The fast path: a blank line or a line of plain prose between blocks (nothing in it can open
+        a fence, comment, HTML block, code span, link, table, heading, list or quote, and no block is
+        open), which is its own prose, exactly as the full path finds. (parse() calls it outside fences.)"""
+        if self.in_comment or self.html_tag is not None or self.span is not None or self.in_indented_code:
+            return False
+        if not raw or raw.isspace():
+            self.prose[ln] = raw
+            self.skip_ticks = 0
+            if self.table_lines:
+                self._flush_table()
+            self.prev_blank = True
+            return True
+        if raw[0] not in PLAIN_EXCLUDED_FIRST and not PLAIN_EXCLUDED.search(raw):
+            self.prose[ln] = raw
+            self.skip_ticks = 0
+            if self.prev_blank:
+                self.block_start = ln
+                self.in_list = False
+            if self.table_lines:
+                self._flush_table()
+            self.prev_blank = False
+            return True
+        return False
+
+    def _in_fence(self, ln: int, raw: str) -> None:
+        """A line inside a fence: code, until the closing fence (same character, at least as long)."""
+        fence = self.fence
+        self.in_code.add(ln)
+        self.prose[ln] = ""
+        m = FENCE_CLOSE.match(raw) if fence.marker[:3] in raw else None
+        if m and m.group(1)[0] == fence.marker[0] and len(m.group(1)) >= len(fence.marker):
+            fence.end = ln
+            self.fence = None
+            self.prev_blank = True
+
+    def _comment_continues(self, ln: int, text: str) -> str | None:
+        """A line of a comment left open above: None while it stays open, else the line with the
+        comment's end blanked out."""
+        end, after = comment_close(text, 0)
+        if end < 0:
+            self.comment_buf.append(text)
+            self.prose[ln] = " " * len(text)
+            return None
+        self.comment_buf.append(text[:end])
+        self.body.comments.append(Comment(self.comment_start[0], self.comment_start[1], ln, "\n".join(self.comment_buf)))
+        self.in_comment = False
+        return " " * after + text[after:]
+
+    def _fence_opens(self, idx: int, ln: int, text: str) -> bool:
+        """A fence opening with a valid info string. True when the line opened a fence; a fence never
+        closed (SYN001) is recorded but superfences takes the line as text, so it goes on."""
+        m = FENCE_OPEN.match(text)
+        if not m or self.in_indented_code or (m.group("fence")[0] == "`" and "`" in m.group("info")) \
+                or not FENCE_INFO.match(m.group("info")):
+            return False
+        self._flush_table()
+        info = m.group("info").strip()
+        lang = info.split()[0].lower().lstrip("{.").rstrip("}") if info else ""
+        opened = Fence(ln, None, lang, info, m.group("fence"), m.group("indent"))
+        self.body.fences.append(opened)
+        if not self.ahead.closing_fence_after(idx, opened.marker):
+            return False
+        self.fence = opened
+        self.span, self.span_mid = None, []
+        self.in_code.add(ln)
+        self.prose[ln] = ""
+        return True
+
+    def _indented_code(self, ln: int, blank: bool, indented: bool) -> bool:
+        """Indented code: opens after a blank line outside lists, runs over indented and blank lines."""
+        if self.in_indented_code:
+            if blank or indented:
+                self.in_code.add(ln)
+                self.prose[ln] = ""
+                self.prev_blank = blank
+                return True
+            self.in_indented_code = False
+        elif indented and self.prev_blank and not self.in_list and not blank:
+            self.in_indented_code = True
+            self.in_code.add(ln)
+            self.prose[ln] = ""
+            self._flush_table()
+            self.prev_blank = False
+            return True
+        return False
+
+    def _comments(self, idx: int, ln: int, text: str) -> str:
+        """HTML comments on the line, blanked out (a last one left open opens a multi-line comment).
+        Python-Markdown takes `<!--` as text when it never closes, and inside a paragraph also when
+        another `<!--` comes before its `-->`: what follows is live HTML then."""
+        out = []
+        pos = 0
+        while True:
+            s = text.find("<!--", pos)
+            if s < 0:
+                out.append(text[pos:])
+                break
+            e, after = comment_close(text, s + 4, opening=True)
+            out.append(text[pos:s])
+            inline = bool(text[:s].strip())
+            nested = inline and 0 <= text.find("<!--", s + 4) < (e if e >= 0 else len(text))
+            if nested or (e < 0 and not self.ahead.comment_closes_later(idx, inline)):
+                out.append(text[s:s + 4])
+                pos = s + 4
+                continue
+            if e < 0:
+                self.in_comment = True
+                self.comment_start = (ln, s + 1)
+                self.comment_buf = [text[s + 4:]]
+                out.append(" " * (len(text) - s))
+                break
+            self.body.comments.append(Comment(ln, s + 1, ln, text[s + 4:e]))
+            out.append(" " * (after - s))
+            pos = after
+        return "".join(out)
+
+    def _html_block(self, ln: int, text: str) -> None:
+        """Raw HTML blocks (a block-level tag at the start of a line, up to its closing tag): Markdown,
+        code spans too, is not processed inside them; md_in_html's `markdown` attribute turns it on."""
+        if self.html_tag is None and not self.in_list:
+            hm = HTML_BLOCK_OPEN.match(text) if text.lstrip(" ")[:1] == "<" else None
+            if hm and hm.group("tag").lower() in BLOCK_TAGS and not re.match(r"[^>]*\smarkdown\s*=", text[hm.end():]):
+                self.html_tag, self.html_depth = hm.group("tag").lower(), 0
+        if self.html_tag is None:
+            return
+        tag = self.html_tag
+        self.body.raw_html[ln] = text
+        if tag == "hr":
+            self.html_tag = None
+            return
+        self.html_depth += len(re.findall(rf"<{tag}(?=[\s/>]|$)", text, re.I))
+        self.html_depth -= len(re.findall(rf"</{tag}\s*>", text, re.I))
+        if self.html_depth <= 0:
+            self.html_tag = None
+
+    def _code_span(self, ln: int, text: str, blank: bool) -> str:
+        """A code span left open on an earlier line of the paragraph: closes at a run of its length
+        (Python-Markdown renders it over the lines), or ends with the paragraph."""
+        if self.span is not None and (blank or ln in self.body.raw_html or HEADING.match(text)
+                                      or LIST_ITEM.match(text) or THEMATIC_BREAK.match(text)
+                                      or text.lstrip().startswith("|")):
+            self.span, self.span_mid = None, []
+        if self.span is not None:
+            span = self.span
             k = _find_run(text, span[2])
             if k >= 0:
-                _mask_span(body, span, span_mid, ln, k + span[2])
+                _mask_span(self.body, span, self.span_mid, ln, k + span[2])
                 text = " " * (k + span[2]) + text[k + span[2]:]
-                span, span_mid = None, []
+                self.span, self.span_mid = None, []
             else:
-                span_mid.append(ln)
-        if blank or span is not None:
-            skip_ticks = 0
-        if "`" in text:
-            masked, opened, skip_ticks = _mask_inline_code(text, lambda m: runs_later(idx, m), para_longest[idx + 1],
-                                                           min(skip_ticks, len(text)))
-        else:
-            masked, opened, skip_ticks = text, None, 0
-        body.prose[ln] = masked
-        if span is None and opened is not None and not blank and ln not in body.raw_html:
-            span, span_mid = (ln, opened[0], opened[1]), []
-        # --- structure -------------------------------------------------------------------------
-        if blank:
-            flush_table()
-            prev_blank = True
-            continue
-        if prev_blank:
-            block_start = ln
-        depth, col = nesting(masked)
-        if depth > MAX_NESTING:
-            last = body.deep[-1] if body.deep else None
-            if last is not None and last.start == block_start:
-                last.end, last.depth = ln, max(last.depth, depth)
-            else:
-                body.deep.append(DeepBlock(block_start, ln, ln, col, depth))
+                self.span_mid.append(ln)
+        if blank or self.span is not None:
+            self.skip_ticks = 0
+        return text
+
+    def _inline_code(self, idx: int, ln: int, text: str, blank: bool) -> str:
+        """The line's prose: inline code spans blanked out; a span that closes on a later line opens."""
+        if "`" not in text:
+            self.prose[ln] = text
+            self.skip_ticks = 0
+            return text
+        masked, opened, self.skip_ticks = _mask_inline_code(
+            text, lambda m: self.ahead.run_later_in_paragraph(idx, m), self.ahead.para_longest[idx + 1],
+            min(self.skip_ticks, len(text)), fast=self.fast)
+        self.prose[ln] = masked
+        if self.span is None and opened is not None and not blank and ln not in self.body.raw_html:
+            self.span, self.span_mid = (ln, opened[0], opened[1]), []
+        return masked
+
+    def _structure(self, ln: int, raw: str, masked: str, indented: bool) -> None:
+        """A non-blank line's place in the blocks: nesting depth, lists, headings, tables, links, images."""
+        body = self.body
+        if self.prev_blank:
+            self.block_start = ln
+        self._nesting(ln, masked)
         lead = masked.lstrip(" \t")[:1]     # most lines start with their text: skip the block patterns
         if lead in LIST_LEAD and LIST_ITEM.match(masked):
-            in_list = True
-        elif prev_blank and not indented and not masked.startswith(" "):
-            in_list = False
+            self.in_list = True
+        elif self.prev_blank and not indented and not masked.startswith(" "):
+            self.in_list = False
         hm = HEADING.match(masked) if lead == "#" else None
-        if hm and not in_comment:
-            flush_table()
+        if hm and not self.in_comment:
+            self._flush_table()
             htext = (hm.group("text") or "").strip()
             col = masked.find(htext) + 1 if htext else len(masked) + 1
             body.headings.append(Heading(ln, len(hm.group("hashes")), htext, col))
-            in_list = False
-        elif masked.lstrip().startswith("|") or (table_lines and "|" in masked):
-            table_lines.append((ln, masked))
+            self.in_list = False
+        elif masked.lstrip().startswith("|") or (self.table_lines and "|" in masked):
+            self.table_lines.append((ln, masked))
         else:
-            flush_table()
+            self._flush_table()
         dm = LINK_DEF.match(masked) if lead == "[" else None
         if dm:
             href = dm.group("href").strip("<>")
@@ -664,8 +741,31 @@ def parse_body(lines: list[str], first: int) -> Body:
                 # record the caption tail from the raw line, so trailing spaces are the author's
                 img.tail = raw[img.close_col - 1:] if len(raw) >= img.close_col - 1 else ""
                 body.images.append(img)
-        prev_blank = False
-    flush_table()
-    if in_comment:
-        body.comments.append(Comment(comment_start[0], comment_start[1], n, "\n".join(comment_buf)))
-    return body
+
+    def _nesting(self, ln: int, masked: str) -> None:
+        """Lists and quotes nested past MAX_NESTING (SYN002): one DeepBlock per run of lines."""
+        depth, col = nesting(masked)
+        if depth <= MAX_NESTING:
+            return
+        deep = self.body.deep
+        last = deep[-1] if deep else None
+        if last is not None and last.start == self.block_start:
+            last.end, last.depth = ln, max(last.depth, depth)
+        else:
+            deep.append(DeepBlock(self.block_start, ln, ln, col, depth))
+
+    def _flush_table(self) -> None:
+        """The table the collected lines make (a header, a separator row, rows), if any."""
+        table_lines = self.table_lines
+        if not table_lines:
+            return
+        if len(table_lines) >= 2 and TABLE_SEP.match(table_lines[1][1]) and "|" in table_lines[0][1]:
+            header = _split_cells(table_lines[0][1])
+            rows = [(ln, _split_cells(t)) for ln, t in table_lines[2:]]
+            self.body.tables.append(Table(table_lines[0][0], table_lines[-1][0], header, rows))
+        table_lines.clear()
+
+
+def parse_body(lines: list[str], first: int, fast: bool = True) -> Body:
+    """Parse lines[first-1:] (1-based `first`) of a post. `lines` are the raw lines without endings."""
+    return BodyParser(lines, first, fast).parse()

@@ -83,9 +83,11 @@ def _props(diagram: Diagram, ln: int, raw: str, start: int, props: str, context:
 
 
 def analyse(post: Post, fence: Fence) -> Diagram:
-    cache = post.__dict__.setdefault("_mermaid_cache", {})
-    if fence.start in cache:
-        return cache[fence.start]
+    """What a mermaid fence of the post holds: its lines, colours, themes, classes."""
+    return post.memo("mermaid", fence.start, lambda: _analyse(post, fence))
+
+
+def _analyse(post: Post, fence: Fence) -> Diagram:
     d = Diagram(fence)
     end = fence.end if fence.end is not None else post.nlines + 1
     d.lines = list(range(fence.start + 1, end))
@@ -139,7 +141,6 @@ def analyse(post: Post, fence: Fence) -> Diagram:
                 continue
         for tm in TRIPLE.finditer(code):
             d.used.append((ln, tm.start("name") + 1, tm.group("name")))
-    cache[fence.start] = d
     return d
 
 

@@ -15,14 +15,14 @@ from pathlib import Path
 from urllib.parse import unquote
 
 from . import frontmatter as fmmod
+from .finding import Edit, Finding
+from .schema import DATE_RE, SLUG_RE
 from .config import Conventions
 from .markdown import Body, parse_body
 from .pagetable import SITE_PAGES
 
 SERIES_DIR = "series"
 MANIFEST = "series.yml"
-DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
-SLUG_RE = re.compile(r"^[a-z0-9-]+$")
 CJK_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002ffff]+")
 WORD_RE = re.compile(r"[A-Za-z0-9]+(?:[-'.][A-Za-z0-9]+)*")
 SCHEME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:|^//")
@@ -46,33 +46,6 @@ def parse_date(value) -> dt.date | None:
 
 
 @dataclass
-class Edit:
-    """Replace columns [start, end) of a raw line (1-based, end exclusive) with `text`."""
-    line: int
-    start: int
-    end: int
-    text: str
-
-
-@dataclass
-class Finding:
-    path: str
-    line: int
-    column: int
-    code: str
-    severity: str
-    message: str
-    fix: list[Edit] | None = None
-
-    @property
-    def fixable(self) -> bool:
-        return bool(self.fix)
-
-    def sort_key(self):
-        return (self.path, self.line, self.column, self.code, self.message)
-
-
-@dataclass
 class Stats:
     cjk_chars: int
     words: int
@@ -92,7 +65,7 @@ class Post:
             else path.relative_to(root / SERIES_DIR).parts
         self.area = parts[0] if len(parts) > 1 else ""
         self.site_path = "/".join(parts)  # path in the built site's source tree, e.g. train-infer-accel/x.md
-        self.decode_error: tuple[int, int, str] | None = None
+        self.decode_error: Finding | None = None    # the first byte that is not UTF-8 (FMT008 reports it)
         self.bom = data.startswith(b"\xef\xbb\xbf")
         try:
             text = data.decode("utf-8-sig")
@@ -100,7 +73,7 @@ class Post:
             before = data[:exc.start]
             line = before.count(b"\n") + 1
             col = len(before[before.rfind(b"\n") + 1:].decode("utf-8", "replace")) + 1
-            self.decode_error = (line, col, f"byte 0x{data[exc.start]:02x} is not valid UTF-8")
+            self.decode_error = Finding("", line, col, "", "", f"byte 0x{data[exc.start]:02x} is not valid UTF-8")
             text = data.decode("utf-8-sig", "replace")
         self.text = text
         raw_lines = text.split("\n")
@@ -127,7 +100,18 @@ class Post:
         self.meta: dict = self.fm.data if isinstance(self.fm.data, dict) else {}
         self.body_start = self.fm.end + 1 if self.fm.end else (1 if self.fm.start == 0 else 2)
         self.body: Body = parse_body(self.lines, self.body_start)
-        self._stats: Stats | None = None
+        self._derived: dict[tuple, object] = {}   # see memo()
+
+    def memo(self, name: str, key, compute):
+        """A value derived from this post, computed once: a post never changes after parsing, so the
+        entry is keyed by `name` plus `key`, which must hold every other input (the Conventions'
+        fingerprint, a fence's line...). Every derived cache of the engine goes through here."""
+        k = (name, key)
+        try:
+            return self._derived[k]
+        except KeyError:
+            value = self._derived[k] = compute()
+            return value
 
     # --- raw access ---------------------------------------------------------------------------
     def line(self, n: int) -> str:
@@ -224,15 +208,16 @@ class Post:
         return range(self.body_start, end)
 
     def stats(self, conv: Conventions) -> Stats:
-        if self._stats is None:
-            in_code, prose = self.body.in_code, self.body.prose
-            # one string (no pattern matches across a newline) and runs of Chinese, not one match per character
-            text = "\n".join([prose.get(ln, "") for ln in range(self.body_start, self.nlines + 1) if ln not in in_code])
-            cjk = sum(map(len, CJK_RUN.findall(text)))
-            words = len(WORD_RE.findall(text))
-            minutes = max(1, math.ceil(cjk / conv.cjk_chars_per_minute + words / conv.words_per_minute))
-            self._stats = Stats(cjk, words, minutes)
-        return self._stats
+        return self.memo("stats", (conv.cjk_chars_per_minute, conv.words_per_minute), lambda: self._stats(conv))
+
+    def _stats(self, conv: Conventions) -> Stats:
+        in_code, prose = self.body.in_code, self.body.prose
+        # one string (no pattern matches across a newline) and runs of Chinese, not one match per character
+        text = "\n".join([prose.get(ln, "") for ln in range(self.body_start, self.nlines + 1) if ln not in in_code])
+        cjk = sum(map(len, CJK_RUN.findall(text)))
+        words = len(WORD_RE.findall(text))
+        minutes = max(1, math.ceil(cjk / conv.cjk_chars_per_minute + words / conv.words_per_minute))
+        return Stats(cjk, words, minutes)
 
 
 def _relative(path: Path, root: Path) -> str:
@@ -278,14 +263,29 @@ class Series:
     rules: dict[str, str] = field(default_factory=dict)
     glossary_rel: str | None = None
     glossary: list[GlossaryEntry] = field(default_factory=list)
-    problems: list[tuple[str, str, int, int, str, str]] = field(default_factory=list)  # (path, code, line, col, sev, msg)
+    # what was read, for the MAN rules to check (neutral problems: no code; the rules own the checks)
+    manifest: dict = field(default_factory=dict)           # the manifest's raw mapping
+    manifest_error: Finding | None = None                  # it could not be read or parsed
     key_lines: dict[str, int] = field(default_factory=dict)
+    glossary_data: object = None                           # the glossary's raw YAML
+    glossary_lines: list[int] = field(default_factory=list)   # line of each glossary entry
+    glossary_error: Finding | None = None
+    glossary_missing: bool = False
     glossary_file: str = ""     # the manifest's `glossary:` value (a path relative to the series folder)
     stamps: tuple = ()          # (mtime, size) of the manifest and the glossary when loaded (loader reuse)
 
     @property
     def index_site_path(self) -> str:
         return f"{self.slug}/{SERIES_INDEX}"
+
+
+@dataclass
+class Skipped:
+    """A file under series/ the loader did not read: `kind` is broken-link, linked-folder,
+    link-outside or unreadable; `detail` the link's target or the error (FS001 reports it)."""
+    path: str
+    kind: str
+    detail: str
 
 
 def nfkc(s: str) -> str:
@@ -296,7 +296,7 @@ class Site:
     """Everything under series/ plus the site pages known to the build, with indexes."""
 
     def __init__(self, root: Path, conventions: Conventions, posts: list[Post], series: dict[str, Series],
-                 site_files: set[str], fs_problems: list[Finding], today: dt.date):
+                 site_files: set[str], fs_problems: list[Skipped], today: dt.date):
         self.root = root
         self.conv = conventions
         self.posts = sorted(posts, key=lambda p: p.rel)

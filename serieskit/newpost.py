@@ -13,11 +13,13 @@ import re
 import sys
 from pathlib import Path
 
+from . import report
 from .cli import find_root
 from .config import CONVENTIONS_FILE, ConfigError, load_conventions
 from .engine import lint
 from .loader import load_site, today_from_env
 from .model import SERIES_DIR, SLUG_RE, nfkc
+from .schema import FRONTMATTER
 from .sections import to_chinese
 
 PLANNED_LINE = re.compile(r"^\s*-\s*\{.*\btitle:\s*(?P<title>[^,}]+?)\s*[,}].*$")
@@ -32,16 +34,14 @@ def scaffold(site, series, slug: str, title: str, date: dt.date, sections: int, 
     conv = site.conv
     example = series.standing_examples[0] if series.standing_examples else ""
     lead_example = f"（以 {example} 为例）" if example else ""
-    fm = ["---", f'title: "{title}"', f"slug: {slug}", f"date: {date.isoformat()}"]
-    if series.author:
-        fm.append(f"author: {series.author}")
-    fm += [f"series: {series.slug}", f"order: {order}", "status: draft"]
-    fm.append("tags: [" + ", ".join(tags) + "]" if tags else "tags: []")
-    fm += ["summary: 一句话说明本文讲什么（显示在系列导航和首页）。", "---", ""]
+    values = {"title": f'"{title}"', "slug": slug, "date": date.isoformat(), "author": series.author or None,
+              "series": series.slug, "order": order, "status": "draft", "tags": "[" + ", ".join(tags) + "]",
+              "summary": "一句话说明本文讲什么（显示在系列导航和首页）。"}
+    fm = ["---", *(f"{k.name}: {values[k.name]}" for k in FRONTMATTER if values.get(k.name) is not None), "---", ""]
     body = [f"在这里写导语：本文要回答的问题、读者读完能得到什么{lead_example}。", "",
             f"{conv.sister_prefix}[{series.index_title}](index.md)", ""]
     if series.timely:
-        body += [f"> ⚠️ 时效声明（最后更新：{date.isoformat()}）：说明哪些内容会随版本变化。", ""]
+        body += [f"> {conv.banner(date.isoformat())}：说明哪些内容会随版本变化。", ""]
     body += [f"## {conv.skeleton_heading}", "", "| " + " | ".join(conv.skeleton_columns) + " |",
              "|" + "---|" * len(conv.skeleton_columns)]
     for i in range(1, sections + 1):
@@ -119,6 +119,5 @@ def main(argv: list[str] | None = None) -> None:
         print(f"series-new-post: error: {exc}", file=sys.stderr)
         sys.exit(2)
     print(f"created {path.relative_to(root)} (status: draft — shown by `mkdocs serve`, left out of `mkdocs build`)")
-    for f in findings:
-        print(f"{f.path}:{f.line}:{f.column}: {f.code} [{f.severity}] {f.message}")
+    sys.stdout.write(report.text(findings))
     sys.exit(1 if any(f.severity == "error" for f in findings) else 0)

@@ -188,7 +188,12 @@ def markdown_example(text: str) -> str:
     if h is None:
         return html('<div class="highlight"><pre><span></span><code>{}</code></pre></div>', text + "\n")
     from pygments import highlight
-    return highlight(text + "\n", *h).rstrip("\n")
+    out = highlight(text + "\n", *h).rstrip("\n")
+    # a fence line the highlighter left bare would open a fence in the page's own Markdown
+    return FENCE_AT_LINE_START.sub(lambda m: m.group(1) + ("&#96;" if m.group(2) == "`" else "&#126;"), out)
+
+
+FENCE_AT_LINE_START = re.compile(r"(?m)^([ \t]*)([`~])(?=\2\2)")
 
 
 def rules_page(site: Site) -> str:

@@ -113,117 +113,148 @@ def glossary_table(site: Site, post: Post, entries: list[GlossaryEntry]) -> list
 
 
 # --- the transform ----------------------------------------------------------------------------------
+class LineMap:
+    """The post's body lines as the renderer rewrites them: a block of raw lines replaced by new
+    lines (`block`), a line replaced (`replace`), the lines a block swallowed (`drop`)."""
+
+    def __init__(self, post: Post):
+        self.first, self.last = post.body_start, post.nlines
+        self.lines: dict[int, str] = {n: post.line(n) for n in range(self.first, self.last + 1)}
+        self.replace: dict[int, list[str]] = {}   # raw line -> replacement lines
+        self.drop: set[int] = set()
+
+    def block(self, start: int, end: int, new: list[str]) -> None:
+        """Lines start..end become `new`, set apart by blank lines (an HTML block of its own)."""
+        self.replace[start] = ["", *new, ""]
+        self.drop.update(range(start + 1, end + 1))
+
+    def taken(self) -> set[int]:
+        """Lines already rewritten by a transform."""
+        return set(self.replace) | self.drop
+
+    def markdown(self) -> str:
+        result: list[str] = []
+        for n in range(self.first, self.last + 1):
+            if n in self.drop:
+                continue
+            result.extend(self.replace[n] if n in self.replace else [self.lines[n]])
+        return "\n".join(result) + "\n"
+
+
 def render_post(post: Post, site: Site, include_drafts: bool = False,
                 matchers: dict[str, GlossaryMatcher] | None = None) -> Rendered:
-    """The post's Markdown for the site. `matchers`: the glossary matchers by series slug, kept by the
-    caller across the posts of one build (compiled on first use; each call compiles its own without)."""
-    conv = site.conv
+    """The post's body as the Markdown MkDocs renders: each transform rewrites its lines of one map.
+    `matchers`: the glossary matchers by series slug, kept by the caller across the posts of one
+    build (compiled on first use; each call compiles its own without)."""
     series = site.series_of(post)
-    first = post.body_start
-    lines: dict[int, str] = {n: post.line(n) for n in range(first, post.nlines + 1)}
-    replace: dict[int, list[str]] = {}   # raw line -> replacement lines
-    drop: set[int] = set()
     out = Rendered("")
+    m = LineMap(post)
+    if series is not None:
+        _sister_nav(m, post, site, include_drafts)
+        _banner_notice(m, post, site, series, out)
+    _figures(m, post)
+    _mermaid_classes(m, post, site.conv)
+    _too_deep(m, post)
+    entries = series.glossary if series else []
+    _glossary_table(m, post, site, entries)
+    if entries:      # glossary tooltips on each term's first occurrence, in prose only
+        gm = matchers.get(series.slug) if matchers is not None else None
+        if gm is None:
+            gm = GlossaryMatcher(entries)
+            if matchers is not None:
+                matchers[series.slug] = gm
+        tips, out.glossary_terms, out.tooltips = _tooltips(post, gm, m.taken())
+        m.lines.update(tips)
+    out.markdown = m.markdown()
+    return out
 
-    def block(start: int, end: int, new: list[str]):
-        replace[start] = ["", *new, ""]
-        drop.update(range(start + 1, end + 1))
 
-    # sister line -> <nav class="series-sister">
-    sl = sister_line(post, conv) if series else None
-    if sl is not None and sl.items:
-        parts = []
-        for item in sl.items:
-            if item.kind == "link":
-                kind, target = site.resolve(post, item.href)
-                tp = site.post_at(target) if kind == "page" else None
-                if tp is not None and tp.is_draft and not include_drafts:
-                    parts.append(html('<span class="series-planned">{}</span>', item.label))
-                    continue
-                note = html('<span class="series-sister__note">{}</span>', item.note) if item.note else ""
-                # the author's own Markdown link, as written in the post (SEC001 lints it)
-                parts.append(Markup(f"[{item.label}]({item.href})") + note)
-            else:
-                badge = Markup('<span class="series-badge">在做</span>') if item.marked else ""
-                parts.append(html('<span class="series-planned">{}{}</span>', item.label, badge))
-        sep = ' <span class="series-sister__sep" aria-hidden="true">·</span> '
-        end = max(i.end_line or i.line for i in sl.items)
-        block(sl.line, end, [html('<nav class="series-sister" aria-label="姊妹篇" markdown="span">'
-                                  '<span class="series-sister__label">姊妹篇</span> {}</nav>', join(sep, parts))])
+def _sister_nav(m: LineMap, post: Post, site: Site, include_drafts: bool) -> None:
+    """The sister line -> <nav class="series-sister">."""
+    sl = sister_line(post, site.conv)
+    if sl is None or not sl.items:
+        return
+    parts = []
+    for item in sl.items:
+        if item.kind == "link":
+            kind, target = site.resolve(post, item.href)
+            tp = site.post_at(target) if kind == "page" else None
+            if tp is not None and tp.is_draft and not include_drafts:
+                parts.append(html('<span class="series-planned">{}</span>', item.label))
+                continue
+            note = html('<span class="series-sister__note">{}</span>', item.note) if item.note else ""
+            # the author's own Markdown link, as written in the post (SEC001 lints it)
+            parts.append(Markup(f"[{item.label}]({item.href})") + note)
+        else:
+            badge = Markup('<span class="series-badge">在做</span>') if item.marked else ""
+            parts.append(html('<span class="series-planned">{}{}</span>', item.label, badge))
+    sep = ' <span class="series-sister__sep" aria-hidden="true">·</span> '
+    end = max(i.end_line or i.line for i in sl.items)
+    m.block(sl.line, end, [html('<nav class="series-sister" aria-label="姊妹篇" markdown="span">'
+                                '<span class="series-sister__label">姊妹篇</span> {}</nav>', join(sep, parts))])
 
-    # timeliness banner -> a notice, "可能已过时" when stale
-    b = banner(post, conv) if series else None
-    if b is not None:
-        end = b.line
-        while end + 1 <= post.nlines and post.prose(end + 1).strip() and QUOTE_PREFIX.sub("", post.prose(end + 1)).strip() \
-                and end + 1 not in post.body.in_code and not post.prose(end + 1).lstrip().startswith("#"):
-            end += 1
-        text = " ".join(QUOTE_PREFIX.sub("", post.line(n), count=1).strip() for n in range(b.line, end + 1))
-        last = post.last_update
-        days = series.stale_after_days if series else conv.stale_after_days
-        stale = last is not None and (site.today - last).days > days
-        cls = "series-banner series-banner--stale" if stale else "series-banner"
-        extra = ""
-        if stale:
-            out.stale_days = (site.today - last).days
-            extra = html('<strong class="series-banner__stale">可能已过时：本文最后更新于 {}，'
-                         '距今已超过 {} 天，部分内容可能已经变化。</strong><br>', last.isoformat(), days)
-        # the banner's text is the author's Markdown, rendered as such (markdown="span")
-        block(b.line, end, [html('<div class="{}" role="note" markdown="span">{}{}</div>', cls, extra, Markup(text))])
 
-    # figures -> <figure> with <figcaption>
+def _banner_notice(m: LineMap, post: Post, site: Site, series, out: Rendered) -> None:
+    """The timeliness banner -> a notice, "可能已过时" when stale."""
+    b = banner(post, site.conv)
+    if b is None:
+        return
+    end = b.line
+    while end + 1 <= post.nlines and post.prose(end + 1).strip() and QUOTE_PREFIX.sub("", post.prose(end + 1)).strip() \
+            and end + 1 not in post.body.in_code and not post.prose(end + 1).lstrip().startswith("#"):
+        end += 1
+    text = " ".join(QUOTE_PREFIX.sub("", post.line(n), count=1).strip() for n in range(b.line, end + 1))
+    last = post.last_update
+    days = series.stale_after_days
+    stale = last is not None and (site.today - last).days > days
+    cls = "series-banner series-banner--stale" if stale else "series-banner"
+    extra = ""
+    if stale:
+        out.stale_days = (site.today - last).days
+        extra = html('<strong class="series-banner__stale">可能已过时：本文最后更新于 {}，'
+                     '距今已超过 {} 天，部分内容可能已经变化。</strong><br>', last.isoformat(), days)
+    # the banner's text is the author's Markdown, rendered as such (markdown="span")
+    m.block(b.line, end, [html('<div class="{}" role="note" markdown="span">{}{}</div>', cls, extra, Markup(text))])
+
+
+def _figures(m: LineMap, post: Post) -> None:
+    """Figures -> <figure> with <figcaption>."""
     for fig in figures(post):
-        if fig.caption is None or fig.image.line in drop:
+        if fig.caption is None or fig.image.line in m.drop:
             continue
         img_line = post.line(fig.image.line)
         img_md = img_line[:fig.image.close_col - 1].strip()
         cap = post.line(fig.caption_line).strip()
         # the image and the caption are the author's Markdown, rendered as such
-        block(fig.image.line, fig.caption_line, [
+        m.block(fig.image.line, fig.caption_line, [
             '<figure class="series-figure" markdown="span">', img_md,
             html('<figcaption markdown="span">{}</figcaption>', Markup(cap)), "</figure>"])
 
-    # mermaid: palette classes injected into every diagram that accepts classDef
+
+def _mermaid_classes(m: LineMap, post: Post, conv) -> None:
+    """Mermaid: the palette classes injected into every diagram that accepts classDef."""
     for fence in mermaid_fences(post):
         d = analyse(post, fence)
         if d.kind in conv.classdef_diagrams and d.kind_line:
             nxt = next((post.line(n) for n in d.lines if n > d.kind_line and post.line(n).strip()), "  ")
             indent = nxt[:len(nxt) - len(nxt.lstrip(" \t"))] or "  "
             defs = [indent + line for line, c in zip(conv.classdef_lines(), conv.palette) if c.name not in d.defined]
-            replace[d.kind_line] = [post.line(d.kind_line), *defs]
+            m.replace[d.kind_line] = [post.line(d.kind_line), *defs]
 
-    # blocks nested too deep for Python-Markdown (SYN002): a note instead of a RecursionError
+
+def _too_deep(m: LineMap, post: Post) -> None:
+    """Blocks nested too deep for Python-Markdown (SYN002): a note instead of a RecursionError."""
     for d in post.body.deep:
         span = f"第 {d.start}–{d.end} 行" if d.end > d.start else f"第 {d.start} 行"
-        block(d.start, d.end, [html('<div class="series-unrendered" role="note">{}的列表或引用嵌套 {} 层'
-                                    '（超过 {} 层），无法渲染，这里略去（SYN002）。</div>', span, d.depth, MAX_NESTING)])
+        m.block(d.start, d.end, [html('<div class="series-unrendered" role="note">{}的列表或引用嵌套 {} 层'
+                                      '（超过 {} 层），无法渲染，这里略去（SYN002）。</div>', span, d.depth, MAX_NESTING)])
 
-    # the glossary table placeholder
-    entries = series.glossary if series else []
-    for n, text in lines.items():
+
+def _glossary_table(m: LineMap, post: Post, site: Site, entries) -> None:
+    """The glossary table placeholder -> the series' glossary as a table."""
+    for n, text in m.lines.items():
         if text.strip() == GLOSSARY_PLACEHOLDER and n not in post.body.in_code:
-            replace[n] = ["", *glossary_table(site, post, entries), ""]
-
-    # glossary tooltips on each term's first occurrence, in prose only
-    if entries:
-        m = matchers.get(series.slug) if matchers is not None else None
-        if m is None:
-            m = GlossaryMatcher(entries)
-            if matchers is not None:
-                matchers[series.slug] = m
-        tips, out.glossary_terms, out.tooltips = _tooltips(post, m, set(replace) | drop)
-        lines.update(tips)
-
-    result: list[str] = []
-    for n in range(first, post.nlines + 1):
-        if n in drop:
-            continue
-        if n in replace:
-            result.extend(replace[n])
-        else:
-            result.append(lines[n])
-    out.markdown = "\n".join(result) + "\n"
-    return out
+            m.replace[n] = ["", *glossary_table(site, post, entries), ""]
 
 
 def _eligible(post: Post, n: int, spans: dict[int, list[tuple[int, int]]] | None = None) -> str:

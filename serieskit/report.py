@@ -1,4 +1,9 @@
-"""Reporters: text (`path:line:col: CODE [severity] message`), json, GitHub annotations, SARIF 2.1.0."""
+"""The reporters: every text the engine prints about a finding comes from here.
+
+text (`path:line:col: CODE [severity] message`, the hint on the next line), json, GitHub
+annotations, SARIF 2.1.0. The lint CLI, the MkDocs hook's log and `new_post` all use `line()` /
+`text()`; a hint is never glued to the message, so tools can show it as help.
+"""
 from __future__ import annotations
 
 import json
@@ -12,8 +17,27 @@ SARIF_LEVEL = {"error": "error", "warning": "warning", "info": "note"}
 GITHUB_LEVEL = {"error": "error", "warning": "warning", "info": "notice"}
 
 
+HINT_PREFIX = "  hint: "
+
+
+def line(f: Finding, severity: bool = True) -> str:
+    """One finding on one line: `path:line:col: CODE [severity] message` (no hint)."""
+    sev = f" [{f.severity}]" if severity else ""
+    return f"{f.path}:{f.line}:{f.column}: {f.code}{sev} {f.message}"
+
+
+def entry(f: Finding, severity: bool = True) -> str:
+    """A finding as text: its line, then `  hint: …` on the next line when it has a hint."""
+    return line(f, severity) + (f"\n{HINT_PREFIX}{f.hint}" if f.hint else "")
+
+
+def problem(path: str, line_no: int, message: str, column: int = 1) -> str:
+    """A problem that stops a run before any rule (a bad conventions.yml): `path:line:col: message`."""
+    return f"{path}:{line_no}:{column}: {message}"
+
+
 def text(findings: list[Finding], root=None) -> str:
-    lines = [f"{f.path}:{f.line}:{f.column}: {f.code} [{f.severity}] {f.message}" for f in findings]
+    lines = [entry(f) for f in findings]
     return "\n".join(lines) + ("\n" if lines else "")
 
 
@@ -29,7 +53,7 @@ def summary(findings: list[Finding]) -> str:
 
 def as_json(findings: list[Finding], root=None) -> str:
     return json.dumps([{"path": f.path, "line": f.line, "column": f.column, "code": f.code,
-                        "severity": f.severity, "message": f.message, "fixable": f.fixable}
+                        "severity": f.severity, "message": f.message, "hint": f.hint, "fixable": f.fixable}
                        for f in findings], ensure_ascii=False, indent=2) + "\n"
 
 
@@ -44,7 +68,8 @@ def github(findings: list[Finding], root=None) -> str:
     out = []
     for f in findings:
         props = f"file={_gh_escape(f.path, True)},line={f.line},col={f.column},title={_gh_escape(f.code, True)}"
-        out.append(f"::{GITHUB_LEVEL[f.severity]} {props}::{_gh_escape(f'{f.code} {f.message}')}")
+        body = f"{f.code} {f.message}" + (f"\nhint: {f.hint}" if f.hint else "")
+        out.append(f"::{GITHUB_LEVEL[f.severity]} {props}::{_gh_escape(body)}")
     return "\n".join(out) + ("\n" if out else "")
 
 
@@ -76,6 +101,8 @@ def sarif(findings: list[Finding], root=None) -> str:
         }
         if f.code in index:
             res["ruleIndex"] = index[f.code]
+        if f.hint:
+            res["properties"] = {"help": f.hint}
         results.append(res)
     doc = {
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",

@@ -17,14 +17,15 @@ SUPPRESS_BODY = re.compile(r"^(?P<codes>[A-Za-z]+\d+(?:\s*,\s*[A-Za-z]+\d+)*)\s*
 class Suppressions:
     file_codes: set[str] = field(default_factory=set)
     by_line: dict[int, set[str]] = field(default_factory=dict)
-    problems: list = field(default_factory=list)   # Hits for SPEC001
+    problems: list = field(default_factory=list)   # Findings for SPEC001
 
 
 def suppressions(post: Post) -> Suppressions:
     """Parse `<!-- spec-disable[-next-line] CODE[, CODE]: reason -->` comments of a post."""
-    cache = post.__dict__.get("_suppress")
-    if cache is not None:
-        return cache
+    return post.memo("suppressions", None, lambda: _suppressions(post))
+
+
+def _suppressions(post) -> Suppressions:
     from .rules import REGISTRY, Hit  # the registry imports the rules, which import this module
     out = Suppressions()
     for c in post.body.comments:
@@ -35,7 +36,8 @@ def suppressions(post: Post) -> Suppressions:
         bm = SUPPRESS_BODY.match(body)
         if not bm:
             out.problems.append(Hit(c.start, c.start_col,
-                                    "suppression without a rule code: write `spec-disable-next-line CODE: reason`"))
+                                    "suppression without a rule code",
+                                    hint="write `spec-disable-next-line CODE: reason`"))
             continue
         codes = [x.strip().upper() for x in bm.group("codes").split(",")]
         reason = (bm.group("reason") or "").strip()
@@ -45,11 +47,11 @@ def suppressions(post: Post) -> Suppressions:
             continue
         if not reason:
             out.problems.append(Hit(c.start, c.start_col,
-                                    f"suppression of {', '.join(codes)} needs a reason: `{', '.join(codes)}: why this is fine`"))
+                                    f"suppression of {', '.join(codes)} needs a reason",
+                                    hint=f"`{', '.join(codes)}: why this is fine`"))
             continue
         if m.group("next"):
             out.by_line.setdefault(c.end + 1, set()).update(codes)
         else:
             out.file_codes.update(codes)
-    post.__dict__["_suppress"] = out
     return out

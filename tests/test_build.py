@@ -67,7 +67,7 @@ def test_broken_conventions_file_names_file_and_line(tmp_path):
     r = build(proj, tmp_path / "out")
     out = r.stdout + r.stderr
     assert r.returncode != 0
-    assert re.search(r"conventions\.yml:\d+: YAML does not parse", out), out
+    assert re.search(r"conventions\.yml:\d+:\d+: YAML does not parse", out), out   # the CLI's format: path:line:col
     assert "Traceback" not in out
 
 

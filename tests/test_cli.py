@@ -60,7 +60,8 @@ def test_exit_codes(root):
 def test_text_format(root):
     add(root, "e.md", "# no frontmatter\n")
     code, out, err = cli(root)
-    assert out == "series/demo/e.md:1:1: FMT001 [error] no frontmatter: a post starts with a `---` line, YAML keys, and `---`\n"
+    assert out == ("series/demo/e.md:1:1: FMT001 [error] no frontmatter\n"
+                   "  hint: a post starts with a `---` line, YAML keys, and `---`\n")
     assert "Found 1 error." in err
 
 
@@ -69,7 +70,27 @@ def test_json_format(root):
     code, out, _ = cli(root, "--format", "json")
     data = json.loads(out)
     assert data == [{"path": "series/demo/e.md", "line": 1, "column": 1, "code": "FMT001", "severity": "error",
-                     "message": data[0]["message"], "fixable": False}]
+                     "message": "no frontmatter", "hint": "a post starts with a `---` line, YAML keys, and `---`",
+                     "fixable": False}]
+
+
+def test_hint_is_shown_apart_from_the_message_in_every_format(root):
+    """The remedy is its own field: a line of its own in text, `hint` in JSON, `properties.help` in
+    SARIF, a second line of the GitHub annotation."""
+    add(root, "fixme.md", FIXABLE)
+    hint = "end the image line with exactly two spaces"
+    _, out, _ = cli(root)
+    assert re.search(r"^series/demo/fixme\.md:\d+:\d+: FIG002 \[error\] [^;\n]+\n  hint: " + re.escape(hint) + "$",
+                     out, re.M), out
+    data = json.loads(cli(root, "--format", "json")[1])
+    (fig,) = [f for f in data if f["code"] == "FIG002"]
+    assert fig["hint"] == hint and hint not in fig["message"]
+    doc = json.loads(cli(root, "--format", "sarif")[1])
+    (res,) = [r for r in doc["runs"][0]["results"] if r["ruleId"] == "FIG002"]
+    assert res["properties"]["help"] == hint and hint not in res["message"]["text"]
+    _, out, _ = cli(root, "--format", "github")
+    (ann,) = [l for l in out.splitlines() if "title=FIG002" in l]
+    assert ann.endswith("%0Ahint: " + hint)
 
 
 def test_github_format_escapes(root):
@@ -105,7 +126,8 @@ def test_fix_repairs_only_what_it_names_and_is_idempotent(root):
     p = add(root, "fixme.md", FIXABLE)
     before = p.read_bytes()
     code, out, _ = cli(root)
-    assert code == 1 and {l.split()[1] for l in out.splitlines()} == {"TML002", "SIS004", "FIG002"}
+    assert code == 1 and {l.split()[1] for l in out.splitlines() if not l.startswith("  hint: ")} == {
+        "TML002", "SIS004", "FIG002"}
     code, out, err = cli(root, "--fix")
     assert code == 0 and out == "", out
     after = p.read_bytes()

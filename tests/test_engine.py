@@ -166,6 +166,32 @@ def test_series_manifest_switches_a_rule_off_or_changes_severity(tmp_path):
     assert findings(root) == []
 
 
+def test_manifest_switches_reach_site_rules_too(tmp_path):
+    """`rules: {MAN003: off}` silences the manifest's unknown keys; `error` raises them."""
+    root = make_site(tmp_path)
+    man = root / "series" / "demo" / "series.yml"
+    base = man.read_text(encoding="utf-8")
+    man.write_text(base + "stale_after_day: 90\n", encoding="utf-8")
+    assert [(f.code, f.severity) for f in findings(root)] == [("MAN003", "warning")]
+    man.write_text(base + "stale_after_day: 90\nrules: {MAN003: error}\n", encoding="utf-8")
+    assert [(f.code, f.severity) for f in findings(root)] == [("MAN003", "error")]
+    man.write_text(base + "stale_after_day: 90\nrules: {MAN003: off}\n", encoding="utf-8")
+    assert findings(root) == []
+
+
+def test_derived_values_are_keyed_by_their_inputs(tmp_path):
+    """A post's derived values (reading time, sister line, banner...) are cached per input: other
+    conventions give other values, the same ones the cached value."""
+    import dataclasses
+    root = make_site(tmp_path)
+    site = load_site(root, today=TODAY)
+    post = site.by_rel["series/demo/hub.md"]
+    slow = dataclasses.replace(site.conv, cjk_chars_per_minute=1)
+    assert post.stats(site.conv) is post.stats(site.conv)
+    assert post.stats(slow) is not post.stats(site.conv)
+    assert post.stats(slow).minutes > post.stats(site.conv).minutes
+
+
 def test_select_and_ignore_by_code_or_prefix(tmp_path):
     root = make_site(tmp_path)
     text = HUB.read_text(encoding="utf-8").replace("slug: hub", "slug: s").replace("order: 3", "order: 9")
@@ -270,3 +296,26 @@ def test_generated_lists_link_posts_by_their_urls(tmp_path):
     assert '<a href="another-name/">' in pages.series_index(s, site, False)
     assert '<a href="../demo/another-name/">' in pages.tags_page(site, False)
     assert '<a href="../demo/another-name/">' in pages.archive_page(site, False)
+
+
+def test_one_schema_drives_the_key_checks_the_docs_and_new_post(tmp_path):
+    from serieskit import schema
+    from serieskit.newpost import create
+    assert ", ".join(schema.FRONTMATTER_KEYS) in REGISTRY["FMT007"].doc()
+    assert ", ".join(schema.MANIFEST_KEYS) in REGISTRY["MAN003"].doc()
+    assert "<<" not in "".join(r.doc() for r in REGISTRY.values())
+    root = make_site(tmp_path)
+    path, findings = create(root, "demo", "new-one", "新文章", dt.date(2026, 6, 1))
+    lines = path.read_text(encoding="utf-8").split("\n")
+    keys = [l.split(":", 1)[0] for l in lines[1:lines.index("---", 1)]]
+    assert keys == [k for k in schema.FRONTMATTER_KEYS if k in keys]      # the schema's order
+    assert set(schema.REQUIRED_KEYS) <= set(keys)
+    assert not [f for f in findings if f.severity == "error"], findings
+
+
+def test_the_timeliness_banner_is_built_from_the_conventions(tmp_path):
+    from serieskit.config import load_conventions
+    conv = load_conventions(make_site(tmp_path) / "conventions.yml")
+    text = conv.banner("2026-05-08")
+    assert text.startswith(conv.banner_prefix)
+    assert conv.banner_regex.match(text).group("date") == "2026-05-08"

@@ -1,104 +1,150 @@
-"""One parametrised test over every rule's fixtures: `tests/rules/<CODE>/good.*` must produce no
-finding at all, `tests/rules/<CODE>/bad.*` exactly the findings marked inside it.
+"""Every rule's fixtures (`serieskit/rules/fixtures/<CODE>/`), in the style of pylint / ruff /
+markdownlint: each fixture is linted with only its rule (plus the codes it marks), so it holds just
+what the rule is about.
 
-A fixture is a post (`good.md`, copied into the base site's series `demo`) or a folder (`good/`,
-laid over the base site's root). Markers:
-  <!-- expect: CODE[, CODE] -->      the next line has these findings
-  <!-- expect-line N: CODE -->       line N has it (for line 1, broken frontmatter, ...)
-  # expect: CODE                     (YAML, at the end of a line) this line has it
-  %% expect-next-line: CODE          (inside a mermaid fence) the next line has it
-  EXPECT (a file in a folder fixture) rows of `path line CODE` (for symlinks and other marker-less files)
+- `good.md` (or a folder `good/`): no finding.
+- `bad.md` (or `bad/`): exactly the marked findings, counted with repeats (a rule that reports a
+  line twice fails), and `bad.snap` pins every finding's line:column, code, severity, message and
+  hint (`SNAPSHOT_UPDATE=1 pytest tests/test_rules.py` rewrites the snapshots; review the diff).
+- `fixed.md` (fixable rules): what `--fix` makes of `bad.md`; it is clean.
+
+A post fixture is copied into the base site's series `demo` (tests/rules/_site); a folder fixture is
+laid over the base site's root. Markers: see serieskit/rules/__init__.py (`<!-- expect: CODE -->` on
+the line above a finding, `<!-- expect-line N: CODE -->`, `# expect: CODE` at the end of a YAML
+line, `%% expect-next-line: CODE` in a mermaid fence, an `EXPECT` file of `path line CODE` rows).
 """
+import os
 import re
+from collections import Counter
 from pathlib import Path
 
 import pytest
 
 from conftest import ROOT, TODAY, make_site
+from serieskit import report
 from serieskit.engine import lint
+from serieskit.fix import planned_changes
 from serieskit.loader import load_site
-from serieskit.rules import REGISTRY
+from serieskit.rules import FIXTURES, REGISTRY
 
-FIXTURES = ROOT / "tests" / "rules"
 NO_BAD_FIXTURE = {"SPEC002": "an internal error cannot be caused by a post; tests/test_engine.py makes a rule crash"}
+UPDATE = os.environ.get("SNAPSHOT_UPDATE") == "1"
 
 NEXT = re.compile(r"<!--\s*expect:\s*(?P<codes>[A-Z0-9, ]+?)\s*-->|%%\s*expect-next-line:\s*(?P<mcodes>[A-Z0-9, ]+)")
 ABS = re.compile(r"<!--\s*expect-line\s+(?P<line>\d+):\s*(?P<codes>[A-Z0-9, ]+?)\s*-->")
 SAME = re.compile(r"#\s*expect:\s*(?P<codes>[A-Z0-9, ]+?)\s*$")
 
 
-def expected_in(path: Path, rel: str) -> set[tuple[str, int, str]]:
+def _codes(text: str) -> list[str]:
+    return [c.strip() for c in text.split(",") if c.strip()]
+
+
+def expected_in(path: Path, rel: str) -> Counter:
+    """(path, line, code) of every marked finding, with repeats (`CODE, CODE` is two findings)."""
     text = path.read_bytes().decode("utf-8", "replace")
-    out = set()
+    out: Counter = Counter()
     for i, line in enumerate(text.split("\n"), 1):
         for m in NEXT.finditer(line):
-            for c in (m.group("codes") or m.group("mcodes")).split(","):
-                out.add((rel, i + 1, c.strip()))
+            out.update((rel, i + 1, c) for c in _codes(m.group("codes") or m.group("mcodes")))
         for m in ABS.finditer(line):
-            for c in m.group("codes").split(","):
-                out.add((rel, int(m.group("line")), c.strip()))
+            out.update((rel, int(m.group("line")), c) for c in _codes(m.group("codes")))
         m = SAME.search(line)
         if m:
-            for c in m.group("codes").split(","):
-                out.add((rel, i, c.strip()))
+            out.update((rel, i, c) for c in _codes(m.group("codes")))
     return out
 
 
 def fixture(code: str, kind: str) -> Path | None:
-    d = FIXTURES / code
-    for cand in (d / kind, d / f"{kind}.md"):
-        if cand.exists():
-            return cand
-    return None
+    return REGISTRY[code].fixture(kind)
 
 
-def run_fixture(tmp_path, fx: Path):
+def run_fixture(tmp_path, code: str, fx: Path, name: str | None = None):
+    """Lay the fixture over a copy of the base site; lint it with its rule and the codes it marks.
+    Returns (project root, expected Counter, findings)."""
     if fx.is_dir():
         root = make_site(tmp_path, overlay=fx)
         files = [p for p in fx.rglob("*") if p.is_file() and not p.is_symlink()]
         rels = [p.relative_to(fx).as_posix() for p in files]
     else:
-        root = make_site(tmp_path, post=fx)
-        files = [fx]
-        rels = [f"series/demo/{fx.name}"]
-    expected = set()
+        root = make_site(tmp_path, post=fx, name=name)
+        files, rels = [fx], [f"series/demo/{name or fx.name}"]
+    expected: Counter = Counter()
     for f, rel in zip(files, rels):
         if f.name == "EXPECT":   # folder fixtures may list findings in files that cannot hold a marker
             for row in f.read_text(encoding="utf-8").split("\n"):
                 if row.strip():
-                    path, line, code = row.split()
-                    expected.add((path, int(line), code))
+                    path, line, c = row.split()
+                    expected[(path, int(line), c)] += 1
         elif f.suffix in (".md", ".yml", ".yaml"):
-            expected |= expected_in(f, rel)
-    site = load_site(root, today=TODAY)
-    got = {(f.path, f.line, f.code) for f in lint(site)}
-    return expected, got, lint(site)
+            expected += expected_in(f, rel)
+    select = {code} | {c for _, _, c in expected}
+    return root, expected, lint(load_site(root, today=TODAY), select=select)
+
+
+def _detail(findings) -> str:
+    return "\n".join(f"  {f.path}:{f.line}:{f.column} {f.code} {f.message}" for f in findings)
 
 
 @pytest.mark.parametrize("code", sorted(REGISTRY))
 def test_good_fixture_is_clean(code, tmp_path):
     fx = fixture(code, "good")
-    assert fx is not None, f"tests/rules/{code}/good(.md) is missing"
-    _, got, findings = run_fixture(tmp_path, fx)
-    assert not findings, "\n".join(f"{f.path}:{f.line}:{f.column} {f.code} {f.message}" for f in findings)
+    assert fx is not None, f"serieskit/rules/fixtures/{code}/good(.md) is missing"
+    _, _, findings = run_fixture(tmp_path, code, fx)
+    assert not findings, _detail(findings)
 
 
 @pytest.mark.parametrize("code", sorted(set(REGISTRY) - set(NO_BAD_FIXTURE)))
 def test_bad_fixture_has_exactly_the_marked_findings(code, tmp_path):
     fx = fixture(code, "bad")
-    assert fx is not None, f"tests/rules/{code}/bad(.md) is missing"
-    expected, got, findings = run_fixture(tmp_path, fx)
+    assert fx is not None, f"serieskit/rules/fixtures/{code}/bad(.md) is missing"
+    _, expected, findings = run_fixture(tmp_path, code, fx)
     assert any(c == code for _, _, c in expected), f"the bad fixture of {code} marks no {code} finding"
-    detail = "\n".join(f"  {f.path}:{f.line}:{f.column} {f.code} {f.message}" for f in findings)
-    assert got == expected, f"missing: {sorted(expected - got)}\nunexpected: {sorted(got - expected)}\n{detail}"
+    got = Counter((f.path, f.line, f.code) for f in findings)
+    assert got == expected, (f"missing: {sorted((expected - got).elements())}\n"
+                             f"unexpected: {sorted((got - expected).elements())}\n{_detail(findings)}")
+
+
+@pytest.mark.parametrize("code", sorted(set(REGISTRY) - set(NO_BAD_FIXTURE)))
+def test_bad_fixture_snapshot(code, tmp_path):
+    """Line:column, code, severity, message and hint of every finding, as the text reporter prints them."""
+    root, _, findings = run_fixture(tmp_path, code, fixture(code, "bad"))
+    snap = FIXTURES / code / "bad.snap"
+    text = report.text(findings).replace(str(root.resolve()), "<project>")   # FS001 names link targets
+    if UPDATE:
+        snap.write_text(text, encoding="utf-8")
+    assert snap.is_file(), f"{snap} is missing: run SNAPSHOT_UPDATE=1 pytest tests/test_rules.py"
+    assert text == snap.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("code", sorted(c for c, r in REGISTRY.items() if r.fixable))
+def test_fixed_fixture_is_what_the_fix_makes_of_the_bad_one(code, tmp_path):
+    bad, fixed = fixture(code, "bad"), fixture(code, "fixed")
+    if UPDATE and fixed is None:
+        fixed = FIXTURES / code / "fixed.md"
+    assert bad is not None and bad.is_file() and fixed is not None, f"{code}: needs bad.md and fixed.md"
+    root, _, findings = run_fixture(tmp_path / "bad", code, bad)
+    rel = f"series/demo/{bad.name}"
+    changes = planned_changes(load_site(root, today=TODAY), findings)
+    assert rel in changes, f"{code}: the fix changes nothing"
+    if UPDATE:
+        fixed.write_bytes(changes[rel][1])
+    assert changes[rel][1] == fixed.read_bytes()
+    _, _, after = run_fixture(tmp_path / "fixed", code, fixed, name=bad.name)
+    assert not [f for f in after if f.code == code], _detail(after)
+
+
+def test_every_fixture_folder_belongs_to_a_rule():
+    assert {p.name for p in FIXTURES.iterdir() if p.is_dir()} == set(REGISTRY)
 
 
 @pytest.mark.parametrize("code", sorted(REGISTRY))
 def test_rule_is_documented(code):
     rule = REGISTRY[code]
     sections = rule.doc_sections()
-    for key in ("summary", "what", "why", "bad", "good"):
+    for key in ("summary", "what", "why"):
         assert sections.get(key), f"{code}: docstring lacks a `{key.title()}:` section"
+    for key in ("good",) if code in NO_BAD_FIXTURE else ("bad", "good"):
+        assert sections.get(key), f"{code}: no {key} example (fixtures/{code}/{key}.md)"
     assert re.fullmatch(r"[A-Z]+\d{3}", code)
     assert re.fullmatch(r"[a-z0-9-]+", rule.slug)
     assert rule.severity in ("info", "warning", "error")
@@ -119,3 +165,21 @@ def test_codes_of_the_spec_are_all_implemented():
 def test_base_site_is_clean(site_root):
     findings = lint(load_site(site_root, today=TODAY))
     assert findings == []
+
+
+@pytest.mark.parametrize("code", sorted(REGISTRY))
+def test_rule_module_is_named_code_plus_slug(code):
+    """`serieskit/rules/<code>_<slug>.py`, e.g. fig002_caption_join.py for FIG002 (caption-join)."""
+    rule = REGISTRY[code]
+    module = type(rule).__module__.rsplit(".", 1)[1]
+    assert module == f"{code.lower()}_{rule.slug.replace('-', '_')}"
+
+
+@pytest.mark.parametrize("code", sorted(REGISTRY))
+def test_examples_on_the_rules_page_open_no_fence_of_the_page(code):
+    """An example is highlighted HTML inside the page's Markdown: no line may start a fence there."""
+    from serieskit.pages import markdown_example
+    for kind in ("bad", "good"):
+        example = REGISTRY[code].example(kind)
+        if example:
+            assert not re.search(r"(?m)^[ \t]*(```|~~~)", markdown_example(example)), (code, kind)

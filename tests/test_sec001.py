@@ -29,7 +29,7 @@ def sec001(body: str, tmp: Path = Path("/nonexistent")) -> list[tuple[int, int]]
     root = tmp
     path = root / "series" / "solo" / "x.md"
     post = Post(root, path, (HEAD + body + "\n").encode("utf-8"))
-    return [(h.line - OFFSET, h.col) for h in SEC001.check(post, None)]
+    return [(h.line - OFFSET, h.column) for h in SEC001.check(post, None)]
 
 
 # (id, body, line SEC001 must report) — each one renders live on the site

@@ -216,7 +216,9 @@ def test_rules_page_lists_every_rule(site):
     # every bad / good example is a highlighted code block (Pygments' Markdown lexer)
     examples = sum(bool(r.doc_sections().get(k)) for r in REGISTRY.values() for k in ("bad", "good"))
     assert main.count('<div class="highlight"><pre><span></span><code>') == examples > 60
-    assert '![<span class="nt">Roofline</span>](<span class="na">assets/roofline.svg</span>)' in main
+    # the examples are the rules' fixtures (serieskit/rules/fixtures/<CODE>/bad.md, good.md): one source
+    assert '![<span class="nt">零个空格</span>](<span class="na">assets/fig.svg</span>)' in main
+    assert "expect:" not in main and "expect-line" not in main
 
 
 def test_home_and_archive(site):

@@ -11,12 +11,6 @@ class StandingExample(Rule):
     Why:
     The series explains every technique on the same few current models, so readers can compare
     numbers across posts instead of re-learning a new model each time.
-
-    Bad:
-    以某 70B 模型为例……
-
-    Good:
-    以 Qwen3.5 的 MoE 版本为例……（未公开的细节注明"未公开"）
     """
     code, slug, severity, scope = "EXM001", "standing-example", "warning", "series"
     family = "EXM"

@@ -12,15 +12,6 @@ class CaptionMissing(Rule):
     Why:
     The series' figures always say what they show (the seed: "每张图后加两个空格换行再写图注"); the
     build renders the pair as <figure> with <figcaption>, which also helps screen readers.
-
-    Bad:
-    ![Roofline](assets/roofline.svg)
-
-    下一段正文。
-
-    Good:
-    ![Roofline](assets/roofline.svg)␠␠
-    图 1：Qwen3-8B 的 prefill / decode 在 roofline 上的位置（示意）
     """
     code, slug, severity = "FIG001", "caption-missing", "error"
     family = "FIG"
@@ -28,6 +19,5 @@ class CaptionMissing(Rule):
     def check(self, post, ctx):
         for fig in figures(post):
             if fig.caption is None:
-                yield Hit(fig.image.line, fig.image.col, f"image `{fig.image.src}` has no caption ({fig.why_none}); "
-                                                         f"end the image line with two spaces and write the caption "
-                                                         f"on the next line")
+                yield Hit(fig.image.line, fig.image.col, f"image `{fig.image.src}` has no caption ({fig.why_none})",
+                          hint="end the image line with two spaces and write the caption on the next line")

@@ -26,14 +26,6 @@ class CaptionJoin(Rule):
     Why:
     The convention is a Markdown hard break ("两个空格换行"); without it the caption runs into the
     image's paragraph, and the other forms render differently across Markdown engines.
-
-    Bad:
-    ![Roofline](assets/roofline.svg)\\
-    图 1：roofline 示意
-
-    Good:
-    ![Roofline](assets/roofline.svg)␠␠
-    图 1：roofline 示意
     """
     code, slug, severity = "FIG002", "caption-join", "error"
     fixable = True
@@ -44,6 +36,6 @@ class CaptionJoin(Rule):
             if fig.caption is None or fig.tail == GOOD_TAIL:
                 continue
             start = fig.image.close_col
-            yield Hit(fig.image.line, start, f"image and caption are joined with {_describe(fig.tail)}; "
-                                             f"end the image line with exactly two spaces",
-                      [Edit(fig.image.line, start, start + len(fig.tail), GOOD_TAIL)])
+            yield Hit(fig.image.line, start, f"image and caption are joined with {_describe(fig.tail)}",
+                      [Edit(fig.image.line, start, start + len(fig.tail), GOOD_TAIL)],
+                      hint="end the image line with exactly two spaces")

@@ -13,13 +13,6 @@ class ImageMissing(Rule):
     Why:
     A missing image is a broken figure. A remote image is a request to a third-party host, which
     the site promises its readers never to make (and which is often blocked in mainland China).
-
-    Bad:
-    ![架构图](assets/arch.png)            <- no such file
-    ![logo](https://example.com/logo.png)
-
-    Good:
-    ![架构图](assets/moe-training-arch.svg)
     """
     code, slug, severity = "FIG003", "image-missing", "error"
     family = "FIG"
@@ -30,8 +23,8 @@ class ImageMissing(Rule):
                 continue
             kind, target = ctx.site.resolve(post, src)
             if kind == "external":
-                yield Hit(line, col, f"image `{src}` is on another host; save it under the post's assets/ folder "
-                                     f"(the site makes no third-party requests)")
+                yield Hit(line, col, f"image `{src}` is on another host",
+                          hint="save it under the post's assets/ folder (the site makes no third-party requests)")
             elif kind == "outside":
                 yield Hit(line, col, f"image `{src}` climbs out of the site's files")
             elif kind in ("missing", "anchor"):

@@ -12,12 +12,6 @@ class UnknownSeries(Rule):
     Why:
     A series post takes its index page, position, planned posts and rule switches from its
     manifest; a typo in the slug silently turns the post into an orphan.
-
-    Bad:
-    series: train-infer-acel
-
-    Good:
-    series: train-infer-accel
     """
     code, slug, severity = "FMT005", "unknown-series", "error"
     family = "FMT"
@@ -27,6 +21,6 @@ class UnknownSeries(Rule):
         if not s or s in ctx.site.series or post.fm.data is None:
             return
         close = difflib.get_close_matches(s, list(ctx.site.series), n=1)
-        hint = f"; did you mean `{close[0]}`?" if close else ""
         known = ", ".join(sorted(ctx.site.series)) or "none"
-        yield Hit(*post.pos("series"), f"series `{s}` has no manifest (series/{s}/series.yml){hint} Known: {known}")
+        hint = f"did you mean `{close[0]}`? Known: {known}" if close else f"Known: {known}"
+        yield Hit(*post.pos("series"), f"series `{s}` has no manifest (series/{s}/series.yml)", hint=hint)

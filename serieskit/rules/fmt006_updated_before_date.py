@@ -10,14 +10,6 @@ class UpdatedBeforeDate(Rule):
     Why:
     The "最后更新" date and the timeliness banner come from `updated`; a date before publication is
     a typo and makes staleness checks wrong.
-
-    Bad:
-    date: 2026-05-08
-    updated: 2026-05-01
-
-    Good:
-    date: 2026-05-08
-    updated: 2026-06-01
     """
     code, slug, severity = "FMT006", "updated-before-date", "error"
     family = "FMT"

@@ -1,8 +1,7 @@
 import difflib
 
+from ..schema import FRONTMATTER_KEYS
 from . import Hit, Rule
-
-KNOWN = ("title", "slug", "date", "updated", "author", "series", "order", "status", "tags", "summary", "timely", "image")
 
 
 class UnknownKey(Rule):
@@ -10,20 +9,11 @@ class UnknownKey(Rule):
 
     What:
     A frontmatter key that the site does not use: usually a typo of a known key (`udpated`,
-    `tag`). Known keys: title, slug, date, updated, author, series, order, status, tags, summary,
-    timely, image.
+    `tag`). Known keys: <<frontmatter-keys>>.
 
     Why:
     A misspelt key is silently ignored: the post would show no update date or no tags, and nobody
     would notice.
-
-    Bad:
-    udpated: 2026-06-01
-    tag: [推理]
-
-    Good:
-    updated: 2026-06-01
-    tags: [推理]
     """
     code, slug, severity = "FMT007", "unknown-key", "warning"
     family = "FMT"
@@ -32,9 +22,9 @@ class UnknownKey(Rule):
         if post.fm.data is None:
             return
         for key in post.meta:
-            if key in KNOWN:
+            if key in FRONTMATTER_KEYS:
                 continue
-            close = difflib.get_close_matches(key, KNOWN, n=1, cutoff=0.6)
-            hint = f"; did you mean `{close[0]}`?" if close else ""
+            close = difflib.get_close_matches(key, FRONTMATTER_KEYS, n=1, cutoff=0.6)
             line, col = post.fm.key_pos.get(key, (post.fm.start or 1, 1))
-            yield Hit(line, col, f"unknown frontmatter key `{key}`{hint}")
+            yield Hit(line, col, f"unknown frontmatter key `{key}`",
+                      hint=f"did you mean `{close[0]}`?" if close else None)

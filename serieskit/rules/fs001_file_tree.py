@@ -11,16 +11,20 @@ class FileTree(Rule):
     Why:
     A looping link would hang a naive build; a link out of the project would publish a file from
     elsewhere on the machine.
-
-    Bad:
-    series/train-infer-accel/assets -> /home/me/Pictures
-
-    Good:
-    series/train-infer-accel/assets/   (a real folder with the images)
     """
     code, slug, severity, target = "FS001", "file-tree", "error", "site"
     family = "FS"
 
     def check_site(self, ctx):
         for f in ctx.site.fs_problems:
-            yield Hit(f.line, f.column, f.message, path=f.path)
+            message, hint = MESSAGES[f.kind]
+            yield Hit(1, 1, message.format(f.detail), path=f.path, hint=hint)
+
+
+# Skipped.kind -> (message, hint); `{}` is the link's target or the error
+MESSAGES = {
+    "broken-link": ("symlink cannot be followed ({})", "remove it"),
+    "linked-folder": ("symlinked folder (-> {}) is not followed", "move the files into series/ instead"),
+    "link-outside": ("symlink points outside the project (-> {}); it would publish that file", None),
+    "unreadable": ("cannot read the file: {}", None),
+}

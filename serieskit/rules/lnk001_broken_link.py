@@ -15,13 +15,6 @@ class BrokenLink(Rule):
     Why:
     MkDocs reports broken links without the author's line number; this finds them at the line.
     Links to drafts break the published build, which leaves drafts out.
-
-    Bad:
-    详见 [效率指标](metrics.md)。
-    见 [仓库说明](../../README.md)。
-
-    Good:
-    详见 [效率指标全景](metrics-panorama.md)。
     """
     code, slug, severity = "LNK001", "broken-link", "error"
     family = "LNK"

@@ -59,19 +59,6 @@ class UnsafeHtml(Rule):
     Why:
     Posts are content, not code: the site ships a strict Content-Security-Policy, and a script in a
     post would either break under it or, worse, run on every reader's machine.
-
-    Bad:
-    <img src="x.png" onerror="alert(1)">
-    [点我](javascript:alert(1))
-    <iframe src="https://example.com"></iframe>
-    ```mermaid
-    flowchart LR
-        A["<img src=x onerror=alert(1)>"]
-    ```
-
-    Good:
-    ![图](assets/x.svg)
-    `<script>` 标签在代码里写就没问题
     """
     code, slug, severity = "SEC001", "unsafe-html", "error"
     family = "SEC"
@@ -111,28 +98,30 @@ class UnsafeHtml(Rule):
             ln, col = where(m.start())
             seen.add((ln, col))
             what = "a raw <script>" if tag == "script" else f"an <{tag}>"
-            yield Hit(ln, col, f"{what} in a post; posts carry no active content (use a code span to show it)")
+            yield Hit(ln, col, f"{what} in a post",
+                      hint="posts carry no active content (use a code span to show it)")
         for rx in (HANDLER, ATTR_LIST_HANDLER):
             for m in rx.finditer(text):
                 ln, col = where(m.start("attr"))
                 if (ln, col) in seen:
                     continue
                 seen.add((ln, col))
-                yield Hit(ln, col, f"inline event handler `{m.group('attr')}=`; posts carry no scripts")
+                yield Hit(ln, col, f"inline event handler `{m.group('attr')}=`", hint="posts carry no scripts")
         attr = "=" in text and any(SCHEME_AFTER_EQUALS.match(text, i + 1) for i in _positions(text, "="))
         for m in (URL_CONTEXT if attr else LINK_URL_CONTEXT).finditer(text):
             ln, col = where(m.start("scheme"))
             if (ln, col) in seen:
                 continue
             seen.add((ln, col))
-            yield Hit(ln, col, "a script URL (`javascript:` or similar, possibly encoded); link a page or file instead")
+            yield Hit(ln, col, "a script URL (`javascript:` or similar, possibly encoded)",
+                      hint="link a page or file instead")
         for n in sorted(diagram):
             for m in DIAGRAM_CLICK.finditer(post.line(n)):
                 col = m.end() - len(m.group("scheme").lstrip()) + 1
                 if (n, col) not in seen:
                     seen.add((n, col))
-                    yield Hit(n, col, "a script URL (`javascript:` or similar) in a diagram; "
-                                                "link a page or file instead")
+                    yield Hit(n, col, "a script URL (`javascript:` or similar) in a diagram",
+                              hint="link a page or file instead")
 
 
 def _positions(text: str, ch: str):

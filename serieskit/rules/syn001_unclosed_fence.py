@@ -11,21 +11,6 @@ class UnclosedFence(Rule):
     The site's Markdown (superfences) then does not take it as a fence at all: the ``` line shows
     as text and the code or diagram source runs into a paragraph (`<` and `>` in it become HTML, so
     the checks go on reading what follows as the page shows it).
-
-    Bad:
-    ```mermaid
-    flowchart LR
-      A --> B
-
-    ## 二、下一节
-
-    Good:
-    ```mermaid
-    flowchart LR
-      A --> B
-    ```
-
-    ## 二、下一节
     """
     code, slug, severity = "SYN001", "unclosed-fence", "error"
     family = "SYN"
@@ -34,5 +19,5 @@ class UnclosedFence(Rule):
         for f in post.body.fences:
             if f.end is None:
                 what = "mermaid fence" if f.lang == "mermaid" else "code fence"
-                yield Hit(f.start, len(f.indent) + 1, f"{what} `{f.marker}{f.info}` is never closed: add a closing "
-                                                      f"`{f.marker}` line; until then the site shows it as text, not as code")
+                yield Hit(f.start, len(f.indent) + 1, f"{what} `{f.marker}{f.info}` is never closed",
+                          hint=f"add a closing `{f.marker}` line; until then the site shows it as text, not as code")

@@ -1,5 +1,5 @@
 from . import Hit, Rule
-from .tml001_missing import is_timely
+from .tml001_banner_missing import is_timely
 
 
 class Stale(Rule):
@@ -13,12 +13,6 @@ class Stale(Rule):
     Why:
     Stale acceleration advice is worse than none: flags get renamed, kernels get replaced. The
     warning reminds the author to re-check the post and bump `updated`.
-
-    Bad:
-    updated: 2025-01-10   # built on 2026-05-08: 483 days old
-
-    Good:
-    updated: 2026-04-20   # re-checked and bumped
     """
     code, slug, severity, scope = "TML003", "stale", "warning", "series"
     family = "TML"
@@ -32,4 +26,4 @@ class Stale(Rule):
         if age > days:
             key = "updated" if post.updated else "date"
             yield Hit(*post.pos(key), f"last updated {last.isoformat()}, {age} days before {ctx.today.isoformat()} "
-                                      f"(stale after {days}); re-check the post and bump `updated`")
+                                      f"(stale after {days})", hint="re-check the post and bump `updated`")
