@@ -12,6 +12,7 @@ import logging
 from mkdocs.exceptions import Abort
 from mkdocs.plugins import get_plugin_logger
 
+from serieskit import report as reporter
 from state import BuildState
 
 log = get_plugin_logger("series")
@@ -28,7 +29,7 @@ def error(state: BuildState, msg: str) -> None:
 def report(state: BuildState) -> None:
     errors = warnings = 0
     for f in state.build.findings:
-        msg = f"{f.path}:{f.line}:{f.column}: {f.code} {f.message}"
+        msg = reporter.entry(f, severity=False)
         if f.severity == "error":
             errors += 1
             error(state, msg)

@@ -21,8 +21,9 @@ import re
 from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import get_toc
 
+from serieskit import report
 from serieskit.markup import escape, html
-from serieskit.model import Finding
+from serieskit.rules.spec002_internal_error import render_crashed
 
 import csp
 from serve_cache import ServeCache
@@ -63,9 +64,8 @@ def wrap_render(page, where: str, on_error, cache: ServeCache | None) -> None:
             convert(config, files)
         except Exception as exc:  # noqa: BLE001 - whatever the renderer raised on this page
             what = f"{type(exc).__name__}: {str(exc)[:200]}".rstrip(": ")
-            msg = (f"Markdown cannot render this page ({what}); look for deeply nested lists, quotes, "
-                   f"HTML blocks or emphasis, and please report the file")
-            on_error(f"{where}:1:1: SPEC002 {msg}", Finding(where, 1, 1, "SPEC002", "error", msg))
+            finding = render_crashed(where, what)
+            on_error(report.entry(finding, severity=False), finding)
             page.content = html('<div class="series-unrendered" role="alert">这一页无法渲染：{}。'
                                 '源文件：<code>{}</code></div>', what, where)
             page.toc = get_toc([])
