@@ -83,7 +83,8 @@ def feed_uris(site) -> dict:
 def write_feeds(config, state: BuildState) -> None:
     """The site's Atom feed and one per series, with the posts' full content (serieskit/feed.py)."""
     site_dir, url = Path(config.site_dir), config.site_url or "http://127.0.0.1:8000/"
+    converted: dict[str, str] = {}      # a post's HTML made a feed's once, for the site's feed and its series'
     for uri, series in feed_uris(state.build.site).items():
         text = feed.atom(state.build.site, url, config.site_name, config.site_author or "", state.contents,
-                         series=series)
+                         series=series, converted=converted)
         (site_dir / uri).write_text(text, encoding="utf-8")

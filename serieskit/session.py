@@ -6,6 +6,7 @@ post and the generated pages; the session re-parses only files that changed sinc
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -24,6 +25,10 @@ class Build:
     by_path: dict[str, list[Finding]] = field(default_factory=dict)
     rendered: dict[str, Rendered] = field(default_factory=dict)
     matchers: dict = field(default_factory=dict)   # glossary matchers by series slug (serieskit/render.py)
+    # the session's renderings of earlier builds (key -> Rendered), and this build's part of every key
+    earlier: dict = field(default_factory=dict)
+    used: dict = field(default_factory=dict)
+    inputs: str = ""
 
     def published(self) -> list[Post]:
         return [p for p in self.site.posts if self.include_drafts or not p.is_draft]
@@ -48,10 +53,34 @@ class Build:
         return [f for f in found if f.severity != "info"]
 
     def render(self, post: Post) -> Rendered:
+        """The post's Markdown for the site, rendered once per build; under `mkdocs serve`, a post whose
+        text and whose site inputs (`render_inputs`) did not change since the last build is not
+        rendered again."""
         r = self.rendered.get(post.rel)
         if r is None:
-            r = self.rendered[post.rel] = render_post(post, self.site, self.include_drafts, self.matchers)
+            key = (self.inputs, post.rel, post.text)
+            r = self.earlier.get(key) if self.inputs else None
+            if r is None:
+                r = render_post(post, self.site, self.include_drafts, self.matchers)
+            self.rendered[post.rel] = self.used[key] = r
         return r
+
+
+def render_inputs(site: Site, include_drafts: bool) -> str:
+    """Everything of the site that rendering one post reads besides the post itself: the conventions,
+    each series' manifest and glossary, every post's place (path, slug, title, series, order, draft),
+    the site's other pages and files, and the date (staleness)."""
+    h = hashlib.sha256()
+    for part in (site.conv.fingerprint, site.today.isoformat(), str(include_drafts),
+                 repr(sorted(site.pages)), repr(sorted(site.site_files))):
+        h.update(part.encode("utf-8", "surrogatepass") + b"\0")
+    for slug, ser in sorted(site.series.items()):
+        h.update(repr((slug, ser.title, ser.index_title, ser.description, ser.author, ser.standing_examples,
+                       ser.stale_after_days, ser.timely, ser.planned, ser.rules, ser.glossary)).encode("utf-8", "surrogatepass"))
+    for p in site.posts:
+        h.update(repr((p.rel, p.slug, p.title, p.short_title, p.series_slug, p.order, p.is_draft, p.url_dir,
+                       p.site_path, p.date, p.updated)).encode("utf-8", "surrogatepass"))
+    return h.hexdigest()
 
 
 class Session:
@@ -59,6 +88,7 @@ class Session:
         self._site: Site | None = None
         self._conv: Conventions | None = None
         self._conv_stamp: tuple | None = None
+        self._rendered: dict = {}     # the last build's renderings (Build.render), for the next one
 
     def conventions(self, root: Path) -> Conventions:
         path = root / CONVENTIONS_FILE
@@ -79,7 +109,8 @@ class Session:
         site = load_site(root, conv, today=today, previous=self._site)
         self._site = site
         findings = lint(site)
-        b = Build(site, findings, include_drafts)
+        b = Build(site, findings, include_drafts, earlier=self._rendered, inputs=render_inputs(site, include_drafts))
+        self._rendered = b.used       # what this build renders is what the next one may reuse
         for f in findings:
             b.by_path.setdefault(f.path, []).append(f)
         return b
