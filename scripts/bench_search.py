@@ -8,9 +8,9 @@ Two variants of the same pages, built and served side by side:
              with the glossary as the user dictionary): the same posts as plain pages.
 On the real site, and on the synthetic series (scripts/gen_synthetic.py) at --n posts.
 
-Bytes: what came over the network in Chromium (encodedDataLength; gzip level 6 for text files, as static
-hosts serve them): the search's files fetched by a first visit to the home page and a post before any
-search; the first query (engine included); each later query (median and maximum). Targets: 0 before
+Bytes: what came over the network in Chromium (body as transferred plus headers; gzip level 6 for text
+files, as static hosts serve them; no HTTP caching): the search's files fetched by opening the home page
+and then a post (two full page loads) before any search; the first query (engine included); each later query (median and maximum). Targets: 0 before
 search, first query <= 350 kB, later queries <= 100 kB (median).
 Relevance (real site): precision@3 of tests/search/queries.yml for both, each through its own search box.
 
@@ -19,6 +19,7 @@ Relevance (real site): precision@3 of tests/search/queries.yml for both, each th
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import json
 import re
 import shutil
@@ -29,7 +30,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "scripts")]
 
-from _bench import BENCH, PY, env, load_now, machine, md_table, run, synthetic, table, update_page  # noqa: E402
+from _bench import BENCH, PY, env, machine, md_table, run, synthetic, table, update_page  # noqa: E402
 from bench_build import project_a, project_b  # noqa: E402
 from browser_harness import DESKTOP, SiteServer, launch  # noqa: E402
 from playwright.sync_api import TimeoutError as PlaywrightTimeout  # noqa: E402
@@ -265,21 +266,23 @@ def report(s: dict) -> str:
 
 def page_block(s: dict, when: str, mach: str) -> str:
     names = {"site": "本站（Pagefind）", "material": "原版 Material 搜索（lunr + jieba）"}
+    labels = {"real site": "真实站点"}
     rows = []
     for label, r in s["runs"].items():
         for v in ("site", "material"):
             m = r[v]
             if m.get("not_ready"):
-                rows.append([label, names[v], f"{m['before_kB']:.0f} kB", f"{READY_S} s 后仍在加载索引", "—", "—", "—"])
+                rows.append([labels.get(label, label), names[v], f"{m['before_kB']:.0f} kB", f"{READY_S} s 后仍在加载索引", "—", "—", "—"])
                 continue
-            rows.append([label, names[v], f"{m['before_kB']:.0f} kB", f"{m['first_kB']:.0f} kB",
+            rows.append([labels.get(label, label), names[v], f"{m['before_kB']:.0f} kB", f"{m['first_kB']:.0f} kB",
                          f"{m['later_median_kB']:.1f} kB", f"{m['later_max_kB']:.0f} kB", f"{m['precision']:.2f}"])
     lines = md_table(["站点", "搜索", "打开搜索前", "第一次查询", "之后每次（中位数）", "之后每次（最大）",
                       f"precision@{TOP}"], rows)
-    lines += ["", "打开搜索前 = 首次访问首页和一篇文章时为搜索下载的字节；合成系列里每篇都用到同一组术语，常见词的索引分块最大。",
+    lines += ["", "打开搜索前 = 依次打开首页和一篇文章（整页加载，服务器不允许缓存，即两次首次访问）时为搜索下载的字节之和；"
+                  "合成系列里每篇都用到同一组术语，常见词的索引分块最大。",
               f"测量：{when}；{mach}；Chromium，gzip 传输，字节为网络实际传输量（含响应头）。"
                   f"真实站点的查询集为 `tests/search/queries.yml`（{s['queries']} 条，取自术语表与各篇标题）；"
-                  "合成系列的查询为其术语表的中文术语与英文名。"]
+                  "合成系列的查询为其术语表的中文术语与英文名（合成正文由同一组术语随机拼成，它的 precision 只作参考）。"]
     return "\n".join(lines)
 
 
@@ -302,7 +305,7 @@ def main(argv=None) -> None:
     (BENCH / "search.json").write_text(json.dumps(s, ensure_ascii=False, indent=1), encoding="utf-8")
     print(report(s))
     if not a.quick:
-        update_page("bench-search", page_block(s, load_now(), machine()))
+        update_page("bench-search", page_block(s, dt.date.today().isoformat(), machine()))
 
 
 if __name__ == "__main__":
