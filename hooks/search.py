@@ -54,10 +54,11 @@ def executable() -> Path:
     return path
 
 
-def readable(site_dir: Path) -> list[str]:
-    """The site's pages marked for the index; a marked page the indexer cannot read (not UTF-8)
-    stops the build naming it: Pagefind itself skips such a page without a word."""
-    marked, bad = [], []
+def readable(site_dir: Path) -> dict[str, str]:
+    """The site's pages marked for the index, by path, each as the indexer needs it (`_indexed_part`),
+    read once; a marked page the indexer cannot read (not UTF-8) stops the build naming it: Pagefind
+    itself skips such a page without a word."""
+    marked, bad = {}, []
     for p in sorted(site_dir.rglob("*.html")):
         if p.is_relative_to(site_dir / BUNDLE):
             continue
@@ -66,11 +67,9 @@ def readable(site_dir: Path) -> list[str]:
             continue
         rel = p.relative_to(site_dir).as_posix()
         try:
-            data.decode("utf-8")
+            marked[rel] = _indexed_part(data.decode("utf-8"))
         except UnicodeDecodeError as exc:
             bad.append(f"{rel} (byte {exc.start}: not UTF-8)")
-            continue
-        marked.append(rel)
     if bad:
         raise PluginError("the search indexer cannot read these pages: " + "; ".join(bad))
     return marked
@@ -82,7 +81,7 @@ def write_index(site_dir: Path, log) -> int:
     marked = readable(site_dir)
     with tempfile.TemporaryDirectory(prefix="series-search-") as tmp:
         staged = Path(tmp)
-        segment_pages(site_dir, staged, marked)
+        segment_pages(marked, staged)
         cmd = [str(binary), "--site", str(staged), "--output-path", str(site_dir / BUNDLE),
                "--exclude-selectors", ", ".join(EXCLUDE)]
         try:
@@ -103,17 +102,17 @@ def write_index(site_dir: Path, log) -> int:
     return indexed
 
 
-def segment_pages(site_dir: Path, staged: Path, marked: list[str]) -> None:
-    """Copy the marked pages to `staged` with the word boundaries of their Chinese text marked by
+def segment_pages(pages: dict[str, str], staged: Path) -> None:
+    """Write the marked pages (path -> text, from `readable`) to `staged` with the word boundaries of their Chinese text marked by
     zero-width spaces, as the reader's browser finds them (hooks/segment.mjs, Intl.Segmenter): Pagefind
     segments a query with the browser's segmenter, and an index split another way misses words
     (its own segmentation indexes "全双工", the browser asks for "全", "双", "工"). Only text between
     tags and the searchable metadata change: ids, links and markup stay as built."""
     files = []
-    for rel in marked:
+    for rel, text in pages.items():
         out = staged / rel
         out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(_indexed_part((site_dir / rel).read_text(encoding="utf-8")), encoding="utf-8")
+        out.write_text(text, encoding="utf-8")
         files.append(str(out))
     node = shutil.which("node")
     if node is None:

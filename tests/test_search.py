@@ -57,7 +57,9 @@ def test_segmentation_marks_only_text_and_metadata(tmp_path):
     page = ('<html lang="zh"><body><div data-pagefind-body><span hidden data-pagefind-meta="terms:全双工对话, RVQ">'
             '</span><h2 id="全双工对话">全双工对话的延迟</h2><a href="#全双工对话">全双工</a> KV cache</div></body></html>')
     (site / "a" / "index.html").write_text(page, encoding="utf-8")
-    search.segment_pages(site, staged, ["a/index.html"])
+    pages = search.readable(site)
+    assert list(pages) == ["a/index.html"]
+    search.segment_pages(pages, staged)
     out = (staged / "a" / "index.html").read_text(encoding="utf-8")
     z = "\u200b"
     assert f'id="全双工对话"' in out and 'href="#全双工对话"' in out, "ids and links stay as built"
