@@ -6,13 +6,13 @@ The convention engine (serieskit/) does the work and imports no MkDocs; this fol
     generated.py    posts, images, generated pages (serieskit/pagetable.py), feeds, vendored mermaid / KaTeX
     navigation.py   mkdocs.yml's nav with the series in place of its "@series" entry; prev / next
     context.py      page metadata and the template context (post header, findings box, share, search, feed)
-    csp.py          the Content-Security-Policy, known before any page is built
-    search.py       the Pagefind index, written after the pages (`mkdocs build` only)
+    search.py       the Pagefind index (serieskit/searchindex.py), written after the pages (`mkdocs build` only)
     serve_cache.py  `mkdocs serve` converts again only what an edit touched
     speedups.py     the switch (SERIES_SPEEDUPS) of the serve memo and of gc.freeze, with their figures
     upstream.py     every reliance on MkDocs internals, with the reason (pinned by tests/test_upstream.py)
 
-The speed-ups are on unless SERIES_SPEEDUPS=0 (hooks/speedups.py).
+The engine's host-neutral parts live in serieskit/ (the policy: serieskit/csp.py; the index:
+serieskit/searchindex.py), so another host can use them too. The speed-ups are on unless SERIES_SPEEDUPS=0 (hooks/speedups.py).
 """
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ from serieskit.render import apply_tooltips  # noqa: E402
 
 # hooks/ is on sys.path only while MkDocs imports this file: its modules are imported here, at the top.
 import context  # noqa: E402
-import csp  # noqa: E402
+from serieskit import csp  # noqa: E402
 import gate  # noqa: E402
 import generated  # noqa: E402
 import navigation  # noqa: E402
@@ -133,7 +133,7 @@ def _with_csp(output: str, where: str) -> str:
     for start in unknown:
         gate.error(state, f"{where}:1:1: SEC001 the built page carries an inline script the site's policy does not "
                           f"allow (`{start}`); posts carry no scripts, and a theme feature's script belongs in "
-                          f"hooks/csp.py THEME_SCRIPTS")
+                          f"serieskit/csp.py THEME_SCRIPTS")
     return output
 
 
@@ -146,7 +146,7 @@ def on_post_build(config):
     if session.serve_cache is not None:
         session.serve_cache.end_build()
     if not session.serving and (not state.errors or not config.strict):
-        search.write_index(site_dir, gate.log)
+        search.index_site(site_dir, gate.log)
     gate.check(state, config.strict)
 
 

@@ -25,7 +25,7 @@ from serieskit import report
 from serieskit.markup import escape, html
 from serieskit.rules.spec002_internal_error import render_crashed
 
-import csp
+from serieskit import csp
 from serve_cache import ServeCache
 
 CSP_META = re.compile(r'<meta http-equiv="Content-Security-Policy" content="([^"]*)">')

@@ -4,13 +4,11 @@ names the file or the install command, never a traceback. The reader's side is i
 tests/test_search_browser.py."""
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 from sitebuild import ROOT, build, make_project
 
-sys.path.insert(0, str(ROOT / "hooks"))
-import search  # noqa: E402
+from serieskit import searchindex as search
 
 
 def _no_traceback(r):

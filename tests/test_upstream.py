@@ -8,7 +8,7 @@ reasons, each pinned here so that an upgrade that changes one fails loudly inste
    serve with the speed-ups on, the memo, which restores `Page._title_from_render`, the table of
    contents, the anchors and the links to anchors that a conversion leaves on the page.
 
-And two public-but-versioned facts: the Material partials of hooks/csp.py THEME_SCRIPTS exist and
+And two public-but-versioned facts: the Material partials of serieskit/csp.py THEME_SCRIPTS exist and
 each holds one inline script; overrides/partials/header.html is Material's header with one block
 changed (Material shows its header search box only with its own search plugin, which downloads its
 whole index on every first visit; the site's box searches the Pagefind index, hooks/search.py).
@@ -25,7 +25,7 @@ from mkdocs.livereload import LiveReloadServer
 from sitebuild import ROOT
 
 sys.path.insert(0, str(ROOT / "hooks"))
-import csp  # noqa: E402
+from serieskit import csp  # noqa: E402
 
 
 def test_livereload_injects_one_inline_script_through_the_wrapped_method():

@@ -61,8 +61,8 @@ def theme_scripts(env, config) -> dict[str, str]:
     for name in THEME_SCRIPTS:
         bodies = inline_scripts(env.get_template(name).render(**context))
         if len(bodies) != 1:
-            raise RuntimeError(f"Material's {name} rendered {len(bodies)} inline scripts, not one: the theme "
-                               f"changed; update THEME_SCRIPTS in hooks/csp.py")
+            raise RuntimeError(f"the theme's {name} rendered {len(bodies)} inline scripts, not one: the theme "
+                               f"changed; update THEME_SCRIPTS in serieskit/csp.py")
         out[name] = sha256(bodies[0])
     return out
 
