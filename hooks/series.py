@@ -27,7 +27,6 @@ if str(ROOT) not in sys.path:
 
 from serieskit import report, search_meta  # noqa: E402
 from serieskit.config import ConfigError  # noqa: E402
-from serieskit.render import apply_tooltips  # noqa: E402
 
 # hooks/ is on sys.path only while MkDocs imports this file: its modules are imported here, at the top.
 import context  # noqa: E402
@@ -104,13 +103,12 @@ def on_page_markdown(markdown, page, config, files):
 
 
 def on_page_content(output, page, config, files):
-    """Glossary tooltips: the rendered post carries marks; they become <abbr> elements here."""
+    """A post's HTML, for the feeds (its glossary tooltips are the Markdown extension's:
+    serieskit/mdext.py, listed in mkdocs.yml)."""
     state = session.current
     post = state.posts_by_src.get(page.file.src_uri)
-    if post is None:
-        return output
-    output = apply_tooltips(output, state.build.render(post).tooltips)
-    state.contents[post.rel] = output
+    if post is not None:
+        state.contents[post.rel] = output
     return output
 
 

@@ -6,6 +6,7 @@ The output needs the Markdown extensions `md_in_html` and `attr_list`.
 """
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
 
@@ -38,6 +39,17 @@ class Rendered:
 # tooltip is written as raw <abbr> tags; the HTML is the same (tests/test_fast_paths.py builds both).
 TIP_OPEN, TIP_CLOSE, TIP_BASE, TIP_MAX = "\ue000", "\ue001", 0xE100, 0xF00
 TIP_MARK = re.compile("\ue000([\ue100-\uefff])(.*?)\ue001", re.S)
+# The titles travel on the rendered post's last line, read and removed by the Markdown extension
+# (serieskit/mdext.py) before the conversion; every rendered post ends with one, so an author's own
+# comment of that shape is never taken for it.
+TOOLTIP_TABLE = re.compile(r"<!-- series-tooltips (\[.*\]) -->")
+
+
+def tooltip_table(titles: list[str]) -> str:
+    """The line that carries a post's tooltip titles: JSON inside an HTML comment, with no `-`
+    written as itself, so no title can end the comment."""
+    data = json.dumps(titles, ensure_ascii=True).replace("-", "\\u002d")
+    return f"<!-- series-tooltips {data} -->"
 
 
 def apply_tooltips(html_text: str, tooltips: list[str]) -> str:
@@ -165,7 +177,7 @@ def render_post(post: Post, site: Site, include_drafts: bool = False,
                 matchers[series.slug] = gm
         tips, out.glossary_terms, out.tooltips = _tooltips(post, gm, m.taken())
         m.lines.update(tips)
-    out.markdown = m.markdown()
+    out.markdown = m.markdown() + "\n" + tooltip_table(out.tooltips) + "\n"
     return out
 
 
