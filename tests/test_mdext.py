@@ -28,7 +28,7 @@ def test_a_hostile_title_is_text_and_cannot_end_the_comment():
     line = tooltip_table([title])
     assert line.count("-->") == 1 and line.endswith("-->")
     out = convert(f"{mark(0, 'A')}\n\n{line}\n")
-    assert "<script>" not in out and "    assert "<script>" not in out and "&lt;script&gt;" in out and "&quot;x" in outlt;script    assert "<script>" not in out and "&lt;script&gt;" in out and "&quot;x" in outgt;" in out and "    assert "<script>" not in out and "&lt;script&gt;" in out and "&quot;x" in out#34;x" in out
+    assert "<script>" not in out and "&lt;script&gt;" in out and "&#34;x" in out
 
 
 def test_the_last_block_ends_where_it_did_without_the_line():
