@@ -7,7 +7,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: setup serve test lint build browser clean
+.PHONY: setup serve test lint build browser clean zensical
 
 setup: $(VENV)/.installed node_modules/.installed
 
@@ -40,10 +40,16 @@ lint: setup
 build: setup
 	$(VENV)/bin/mkdocs build --strict --quiet -d site
 
+# The same site built with Zensical (the successor of Material for MkDocs) into site-zensical/:
+# optional, the MkDocs path never needs it (scripts/zensical_build.py).
+zensical: setup
+	@$(PY) -c "import zensical" 2>/dev/null || $(PY) -m pip install --quiet -e '.[zensical]'
+	$(PY) scripts/zensical_build.py --strict -d site-zensical
+
 test: setup browser
 	$(PY) scripts/lint.py
 	$(VENV)/bin/mkdocs build --strict --quiet -d site
 	$(PY) -m pytest
 
 clean:
-	rm -rf site .cache artifacts .bench
+	rm -rf site site-zensical .zensical .cache artifacts .bench

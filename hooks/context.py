@@ -7,14 +7,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from serieskit import feed, pages, search_meta, share
-from serieskit.markup import Markup, escape
+from serieskit import feed, pages, post_page, search_meta, share
+from serieskit.markup import Markup
 
 from state import BuildState, Session
-
-
-def _text(s: str) -> str:
-    return str(escape(s))
 
 
 def page_markdown(markdown: str, page, state: BuildState) -> str:
@@ -22,22 +18,9 @@ def page_markdown(markdown: str, page, state: BuildState) -> str:
     post = state.posts_by_src.get(page.file.src_uri)
     b = state.build
     if post is not None:
-        # MkDocs and Material print page.meta values into HTML unescaped (a title is HTML to them:
-        # nav, <title>, header, footer), so only escaped text from the frontmatter reaches them.
-        meta = {"title": _text(post.title), "tags": [_text(t) for t in post.tags]}
-        if post.author:
-            meta["author"] = _text(post.author)
-        if post.summary:
-            meta["description"] = _text(post.summary)
-        if post.is_draft:
-            meta["status"] = "draft"
-        page.meta = meta
+        page.meta = post_page.page_meta(post)
         return markdown
-    if "<!-- latest-posts -->" in markdown or "<!-- series-cards -->" in markdown:
-        here = page.file.src_uri
-        markdown = markdown.replace("<!-- latest-posts -->", pages.latest_posts(b.site, here, b.include_drafts))
-        markdown = markdown.replace("<!-- series-cards -->", pages.series_cards(b.site, here, b.include_drafts))
-    return markdown
+    return pages.fill_placeholders(markdown, b.site, page.file.src_uri, b.include_drafts)
 
 
 def page_context(context: dict, page, config, session: Session) -> dict:
@@ -85,29 +68,9 @@ def _search(b, post, page, config) -> search_meta.PageSearch:
 
 
 def _post_info(state: BuildState, post, page) -> dict:
-    b = state.build
-    site = b.site
-    s = site.series_of(post)
-    st = post.stats(site.conv)
-    info = {
-        "title": post.title, "author": post.author or (s.author if s else ""),
-        "date": post.date.isoformat() if post.date else "",
-        "updated": post.updated.isoformat() if post.updated and post.updated != post.date else "",
-        "tags": [{"name": t, "href": pages.tag_url(t)} for t in post.tags],
-        "chars": st.cjk_chars, "minutes": st.minutes, "draft": post.is_draft,
-        "stale": b.render(post).stale_days,
-        # the post's HTML as the site renders it (a draft's, without MkDocs' own DRAFT marker:
-        # the post header shows the site's 草稿 badge)
-        "content": page.content,
-    }
-    if s is not None:
-        number, places, published = site.series_number(post, b.include_drafts)
-        info["series"] = {"title": s.title, "index_title": s.index_title, "href": f"{s.slug}/",
-                          "number": number, "places": places, "published": published}
-        for key, other in (("prev", page.previous_page), ("next", page.next_page)):
-            op = state.posts_by_src.get(other.file.src_uri) if other is not None else None
-            info[f"{key}_number"] = op.order if op is not None else None
-    return info
+    # the post's HTML as the site renders it (a draft's, without MkDocs' own DRAFT marker: the post
+    # header shows the site's 草稿 badge)
+    return {**post_page.post_info(state.build, post), "content": page.content}
 
 
 def source_name(page, state: BuildState, config) -> str:

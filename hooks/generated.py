@@ -12,18 +12,11 @@ from pathlib import Path
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files, InclusionLevel
 
-from serieskit import feed, pages
+from serieskit import feed, pages, vendor
 from serieskit.model import SERIES_DIR
 from serieskit.theme import palette_css
 
 from state import BuildState
-
-VENDOR = {
-    # (package, path inside the package, destination under the site) — no source maps
-    "mermaid": ("mermaid/dist", "assets/vendor/mermaid", ("mermaid.esm.min.mjs", "chunks/mermaid.esm.min/")),
-    "katex": ("katex/dist", "assets/vendor/katex", ("katex.min.js", "katex.min.css", "contrib/auto-render.min.js", "fonts/")),
-}
-
 
 def add_files(files: Files, config, state: BuildState, root: Path) -> Files:
     b = state.build
@@ -52,27 +45,11 @@ def add_files(files: Files, config, state: BuildState, root: Path) -> Files:
 
 
 def vendor_files(config, root: Path) -> list[File]:
-    nm = root / "node_modules"
-    out = []
-    for pkg, (inner, dest, wanted) in VENDOR.items():
-        base = nm / inner
-        if not base.is_dir():
-            raise PluginError(f"node_modules/{pkg} is missing (mermaid and KaTeX are served from the site itself, "
-                              f"never from a CDN): run `npm ci` in {root}")
-        for w in wanted:
-            if w.endswith("/"):
-                sources = sorted(p for p in (base / w).rglob("*") if p.is_file())
-                if pkg == "katex":
-                    sources = [p for p in sources if p.suffix == ".woff2"]
-                else:
-                    sources = [p for p in sources if p.suffix == ".mjs"]
-            else:
-                sources = [base / w]
-            for p in sources:
-                if not p.is_file():
-                    raise PluginError(f"{p.relative_to(root)} is missing: run `npm ci` in {root}")
-                out.append(File.generated(config, f"{dest}/{p.relative_to(base).as_posix()}", abs_src_path=str(p)))
-    return out
+    try:
+        found = vendor.vendor_files(root)
+    except vendor.VendorMissing as exc:
+        raise PluginError(str(exc)) from None
+    return [File.generated(config, dest, abs_src_path=str(src)) for src, dest in found]
 
 
 def feed_uris(site) -> dict:

@@ -258,6 +258,17 @@ def series_cards(site: Site, page_site_path: str, include_drafts: bool) -> str:
     return "\n".join(out)
 
 
+PLACEHOLDERS = {"<!-- latest-posts -->": latest_posts, "<!-- series-cards -->": series_cards}
+
+
+def fill_placeholders(markdown: str, site: Site, page_site_path: str, include_drafts: bool) -> str:
+    """A hand-written page's lists (the home page's latest posts and series cards), at its placeholders."""
+    for mark, build in PLACEHOLDERS.items():
+        if mark in markdown:
+            markdown = markdown.replace(mark, build(site, page_site_path, include_drafts))
+    return markdown
+
+
 # --- the generated pages and the navigation, from serieskit/pagetable.py (any host) ----------------
 def generated_pages(site: Site, include_drafts: bool) -> dict[str, str]:
     """Every generated page of the site: its path -> its Markdown (the builders of the page table)."""

@@ -1,0 +1,291 @@
+#!/usr/bin/env python3
+"""Build the series site with Zensical, the successor of Material for MkDocs, into `site-zensical/`:
+
+    python scripts/zensical_build.py [--strict] [-d DIR]        (make zensical)
+
+Zensical reads mkdocs.yml and runs its Python-Markdown extensions (serieskit.mdext among them), but no
+MkDocs hooks. This is the second thin adapter over the engine, beside hooks/ for MkDocs:
+
+1. the convention gate: the same findings as `mkdocs build`, and under --strict the same exit status
+   (1 on a convention error, before anything is built);
+2. the sources: the engine writes the posts, generated pages, images and vendored libraries as files
+   (serieskit/sources.py) into `.zensical/docs/`, and a copy of mkdocs.yml with the series'
+   navigation in place of its "@series" entry, the hooks left out;
+3. `zensical build`;
+4. what the MkDocs adapter does after the pages: the Content-Security-Policy of every page
+   (serieskit/csp.py, the theme's inline scripts hashed from Zensical's own partials), `_headers`,
+   the Atom feeds (serieskit/feed.py) and the Pagefind index (serieskit/searchindex.py).
+
+Zensical is optional: `pip install -e '.[zensical]'` (make zensical does). Without it this says so
+and the MkDocs path is untouched.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+import types
+from pathlib import Path
+
+import jinja2
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from serieskit import csp, feed, pages, report, search_meta, searchindex  # noqa: E402
+from serieskit.config import ConfigError  # noqa: E402
+from serieskit.cssfilter import rules_naming  # noqa: E402
+from serieskit.pagetable import SERIES_NAV  # noqa: E402
+from serieskit.session import Session  # noqa: E402
+from serieskit.sources import Host, write_sources  # noqa: E402
+from serieskit.vendor import VendorMissing  # noqa: E402
+
+STAGE = ".zensical"
+INSTALL = "pip install -e '.[zensical]'"
+# Top-level settings of mkdocs.yml that the staged copy drops: MkDocs hooks (Zensical runs none) and
+# the watch list (paths of the project, not of the staged sources).
+DROPPED = ("hooks", "watch")
+
+
+# Zensical's stylesheet has no styles for Material's search box, which the site's search uses
+# (overrides/partials/series-search.html): they are taken from Material's own stylesheet.
+SEARCH_CSS = "assets/stylesheets/material-search.css"
+
+
+class Failed(Exception):
+    """The build stops; the message says why (no traceback)."""
+
+
+def top_level_blocks(text: str) -> list[tuple[str | None, str]]:
+    """mkdocs.yml as its top-level settings: (key, the lines of its block), comments before a key
+    belonging to it. Text-level, so YAML tags (`!ENV`, `!!python/name`) stay as written."""
+    blocks: list[tuple[str | None, str]] = []
+    pending: list[str] = []
+    for line in text.splitlines(keepends=True):
+        m = re.match(r"([A-Za-z_][\w-]*):", line)
+        if m:
+            blocks.append((m.group(1), "".join(pending) + line))
+            pending = []
+        elif line.startswith(("#", "\n")) or not line.strip():
+            pending.append(line)
+        elif blocks:
+            key, body = blocks[-1]
+            blocks[-1] = (key, body + "".join(pending) + line)
+            pending = []
+        else:
+            pending.append(line)
+    if pending:
+        blocks.append((None, "".join(pending)))
+    return blocks
+
+
+def staged_config(text: str, nav: list) -> str:
+    out = []
+    for key, block in top_level_blocks(text):
+        if key in DROPPED:
+            continue
+        if key == "nav":
+            block = yaml.safe_dump({"nav": nav}, allow_unicode=True, sort_keys=False)
+        elif key == "extra":
+            # what the MkDocs adapter adds in on_config: the search box's settings (overrides/partials/series-search.html)
+            setting = {"series_search": {"serve": False, "weights": search_meta.META_WEIGHTS}}
+            block = block.rstrip("\n") + "\n" + "".join(
+                f"  {line}\n" for line in yaml.safe_dump(setting, sort_keys=False).splitlines())
+        elif key == "extra_css":
+            block = block.rstrip("\n") + f"\n  - {SEARCH_CSS}\n"
+        elif key == "theme":
+            block = re.sub(r"(?m)^(\s+custom_dir:\s*)(\S+)", lambda m: m.group(1) + str(ROOT / m.group(2)), block)
+        out.append(block)
+    return "".join(out) + "\nsite_dir: site\n"     # Zensical writes only inside its project
+
+
+def gate(root: Path, strict: bool):
+    """The conventions, as `mkdocs build` reports them; under --strict an error stops the build."""
+    b = Session().build(root, include_drafts=False)
+    errors = 0
+    for f in b.findings:
+        if f.severity == "error":
+            errors += 1
+            print(f"WARNING -  {report.entry(f, severity=False)}", file=sys.stderr)
+        elif f.severity == "warning":
+            print(f"INFO    -  warning: {report.entry(f, severity=False)}", file=sys.stderr)
+    if strict and errors:
+        raise Failed(f"Aborted with {errors} convention error(s) in strict mode "
+                     f"(details above; python scripts/lint.py lists them too)")
+    return b
+
+
+def search_box_css() -> str:
+    spec = importlib.util.find_spec("material")
+    found = sorted((Path(spec.origin).parent / "templates/assets/stylesheets").glob("main.*.min.css")) if spec else []
+    if not found:
+        raise Failed("Material for MkDocs' stylesheet is not installed (the search box's styles come from it): "
+                     "run `make setup`")
+    return "/* Material for MkDocs' search-box rules (MIT licence) */\n" + rules_naming(
+        found[0].read_text(encoding="utf-8"), ".md-search")
+
+
+def theme_templates() -> Path:
+    spec = importlib.util.find_spec("zensical")
+    if spec is None or not spec.origin:
+        raise Failed(f"Zensical is not installed: run `{INSTALL}` (or `make zensical`)")
+    return Path(spec.origin).parent / "templates"
+
+
+def policy_of_theme(config: dict) -> tuple[set[str], str]:
+    """The hashes of the theme's own inline scripts (Zensical's partials, rendered with this site's
+    settings) and the policy they make: nothing is learnt from the built pages."""
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(theme_templates())))
+    settings = types.SimpleNamespace(theme=config.get("theme", {}), extra=config.get("extra", {}))
+    allowed = set(csp.theme_scripts(env, settings).values())
+    return allowed, csp.policy(allowed)
+
+
+def with_policy(site_dir: Path, allowed: set[str], site_policy: str) -> list[str]:
+    """Fill every page's CSP meta tag; the SEC001 errors of the pages with scripts the policy does not know."""
+    errors = []
+    for page in sorted(site_dir.rglob("*.html")):
+        if page.is_relative_to(site_dir / searchindex.BUNDLE):
+            continue
+        text, unknown = csp.fill(page.read_text(encoding="utf-8"), allowed, site_policy)
+        page.write_text(text, encoding="utf-8")
+        rel = page.relative_to(site_dir).as_posix()
+        errors += [f"{rel}:1:1: SEC001 the built page carries an inline script the site's policy does not allow "
+                   f"(`{start}`)" for start in unknown]
+    (site_dir / "_headers").write_text(csp.headers(site_policy), encoding="utf-8")
+    return errors
+
+
+ARTICLE = re.compile(r'<header class="series-post-header">.*?</header>\s*(.*?)\s*(?:<nav class="series-nav"|</article>)', re.S)
+
+
+def post_contents(b, site_dir: Path) -> dict[str, str]:
+    """Each post's HTML as the feeds carry it: its page's text between the post header and the
+    previous / next links (what the MkDocs adapter takes from `page.content`)."""
+    out = {}
+    for post in b.published():
+        page = site_dir / post.url_dir / "index.html"
+        m = ARTICLE.search(page.read_text(encoding="utf-8")) if page.is_file() else None
+        if m is None:
+            raise Failed(f"{post.rel}: Zensical wrote no page at {post.url_dir} with the post's header")
+        out[post.rel] = m.group(1)
+    return out
+
+
+def write_feeds(b, site_dir: Path, config: dict) -> None:
+    url = os.environ.get("SITE_URL") or "http://127.0.0.1:8000/"
+    contents, converted = post_contents(b, site_dir), {}
+    for series in [None, *b.site.series.values()]:
+        uri = "feed.xml" if series is None else feed.feed_path(series)
+        text = feed.atom(b.site, url, config.get("site_name", ""), config.get("site_author") or "", contents,
+                         series=series, converted=converted)
+        (site_dir / uri).write_text(text, encoding="utf-8")
+
+
+def load_config(path: Path) -> dict:
+    """mkdocs.yml's plain settings (its YAML tags read as nothing: only names and lists are needed here)."""
+    class Loader(yaml.SafeLoader):
+        pass
+    Loader.add_multi_constructor("!", lambda loader, suffix, node: None)
+    Loader.add_multi_constructor("tag:yaml.org,2002:python/", lambda loader, suffix, node: None)
+    return yaml.load(path.read_text(encoding="utf-8"), Loader=Loader) or {}
+
+
+def nav_titles(nav: list) -> dict[str, str]:
+    out = {}
+    for item in nav:
+        if isinstance(item, dict):
+            for title, target in item.items():
+                if isinstance(target, str):
+                    out[target] = title
+    return out
+
+
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+WARNED = re.compile(r"╭─\[ ([^:\]]+)")
+
+
+def zensical_log(output: str, verbose: bool) -> None:
+    """Zensical's own report. Its link check reads the link examples in the code blocks of the
+    写作规范 page as links (MkDocs does not), so by default only its count of warnings per file is shown."""
+    output = ANSI.sub("", output)
+    if verbose:
+        sys.stderr.write(output)
+        return
+    files: dict[str, int] = {}
+    for name in WARNED.findall(output):
+        files[name] = files.get(name, 0) + 1
+    if files:
+        listed = ", ".join(f"{name}: {n}" for name, n in sorted(files.items()))
+        print(f"INFO    -  Zensical: {sum(files.values())} warning(s) of its link check ({listed}); -v shows them",
+              file=sys.stderr)
+
+
+def build(root: Path, site_dir: Path, strict: bool, verbose: bool = False) -> int:
+    t0 = time.perf_counter()
+    config_file = root / "mkdocs.yml"
+    config = load_config(config_file)
+    b = gate(root, strict)
+    stage = root / STAGE
+    nav = pages.navigation(b.site, False, config.get("nav") or [SERIES_NAV])
+    host = Host(site_url=os.environ.get("SITE_URL") or "http://127.0.0.1:8000/", site_name=config.get("site_name", ""),
+                site_author=config.get("site_author") or "", site_description=config.get("site_description") or "",
+                nav_titles=nav_titles(config.get("nav") or []))
+    try:
+        write_sources(b, root, stage / "docs", host)
+    except VendorMissing as exc:
+        raise Failed(str(exc)) from None
+    (stage / "docs" / SEARCH_CSS).write_text(search_box_css(), encoding="utf-8")
+    staged = stage / "mkdocs.yml"
+    staged.write_text(staged_config(config_file.read_text(encoding="utf-8"), nav), encoding="utf-8")
+    theme_templates()
+    r = subprocess.run([sys.executable, "-m", "zensical", "build", "--clean", "-f", str(staged)], cwd=stage,
+                       capture_output=True, text=True, encoding="utf-8", errors="replace", env={**os.environ, "NO_COLOR": "1"})
+    zensical_log(r.stdout + r.stderr, verbose or r.returncode != 0)
+    if r.returncode != 0:
+        raise Failed(f"zensical build failed (exit {r.returncode})")
+    if site_dir.exists():
+        shutil.rmtree(site_dir)
+    shutil.move(stage / "site", site_dir)
+    allowed, site_policy = policy_of_theme(config)
+    sec = with_policy(site_dir, allowed, site_policy)
+    for e in sec:
+        print(f"WARNING -  {e}", file=sys.stderr)
+    if sec and strict:
+        raise Failed(f"Aborted with {len(sec)} convention error(s) in strict mode")
+    write_feeds(b, site_dir, config)
+    (site_dir / "search.json").unlink(missing_ok=True)     # Zensical's own index: the site searches with Pagefind
+    try:
+        indexed = searchindex.write_index(site_dir)
+    except searchindex.SearchIndexError as exc:
+        raise Failed(str(exc)) from None
+    print(f"INFO    -  Zensical: {len(b.published())} posts, {indexed} pages indexed, {site_dir} "
+          f"in {time.perf_counter() - t0:.2f} s", file=sys.stderr)
+    return 0
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--strict", action="store_true", help="a convention error stops the build (as mkdocs build --strict)")
+    ap.add_argument("-d", "--site-dir", default="site-zensical", help="where the site goes (default site-zensical/)")
+    ap.add_argument("--root", default=str(ROOT), help="the project (default: this one)")
+    ap.add_argument("-v", "--verbose", action="store_true", help="show Zensical's own report in full")
+    a = ap.parse_args(argv)
+    root = Path(a.root).resolve()
+    site_dir = Path(a.site_dir)
+    site_dir = site_dir if site_dir.is_absolute() else (Path.cwd() / site_dir).resolve()
+    try:
+        return build(root, site_dir, a.strict, a.verbose)
+    except (Failed, ConfigError) as exc:
+        print(f"ERROR   -  {exc}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
