@@ -56,6 +56,8 @@ DROPPED = ("hooks", "watch")
 # Zensical's stylesheet has no styles for Material's search box, which the site's search uses
 # (overrides/partials/series-search.html): they are taken from Material's own stylesheet.
 SEARCH_CSS = "assets/stylesheets/material-search.css"
+# The few rules this build adds for Zensical's look (contrast), served after series.css.
+HOST_CSS = "assets/stylesheets/zensical.css"
 
 
 class Failed(Exception):
@@ -98,7 +100,9 @@ def staged_config(text: str, nav: list) -> str:
             block = block.rstrip("\n") + "\n" + "".join(
                 f"  {line}\n" for line in yaml.safe_dump(setting, sort_keys=False).splitlines())
         elif key == "extra_css":
-            block = block.rstrip("\n") + f"\n  - {SEARCH_CSS}\n"
+            # Material's search-box rules first, so the site's own (series.css) win over them, as in MkDocs
+            block = re.sub(r"(?m)^(extra_css:[^\n]*\n)", lambda m: m.group(1) + f"  - {SEARCH_CSS}\n", block, count=1)
+            block = block.rstrip("\n") + f"\n  - {HOST_CSS}\n"
         elif key == "theme":
             block = re.sub(r"(?m)^(\s+custom_dir:\s*)(\S+)", lambda m: m.group(1) + str(ROOT / m.group(2)), block)
         out.append(block)
@@ -242,6 +246,7 @@ def build(root: Path, site_dir: Path, strict: bool, verbose: bool = False) -> in
     except VendorMissing as exc:
         raise Failed(str(exc)) from None
     (stage / "docs" / SEARCH_CSS).write_text(search_box_css(), encoding="utf-8")
+    shutil.copyfile(Path(__file__).with_name("zensical.css"), stage / "docs" / HOST_CSS)
     staged = stage / "mkdocs.yml"
     staged.write_text(staged_config(config_file.read_text(encoding="utf-8"), nav), encoding="utf-8")
     theme_templates()

@@ -34,8 +34,8 @@ H1 = re.compile(r"^#\s+(.+?)\s*#*\s*$", re.M)
 
 
 def relative_url(target: str, page_dir: str) -> str:
-    """`target` (a site path such as `train-infer-accel/` or `tags/#x`) as a link from the page at
-    `page_dir` (a directory URL such as `train-infer-accel/tech-map/`), as MkDocs' `url` filter writes it."""
+    """`target` (a site path such as `train-infer-accel/` or `tags/#x`) as a relative link from the
+    folder `page_dir` (such as `train-infer-accel`)."""
     path, _, frag = target.partition("#")
     rel = posixpath.relpath(path or ".", page_dir or ".")
     if path.endswith("/") and not rel.endswith("/"):
@@ -55,6 +55,25 @@ class Partials:
     def render(self, name: str, info: dict, page_dir: str) -> str:
         self.env.filters["url"] = lambda target: relative_url(target, page_dir)
         return self.env.get_template(f"partials/{name}").render(series_post=info).strip()
+
+
+RAW_LINK = re.compile(r"""(<[A-Za-z][^<>]*?\s(?:href|src)=")([^"#:][^":]*)(")""")
+
+
+def source_relative(text: str, site_path: str) -> str:
+    """A page's raw-HTML links, written (as MkDocs serves them) relative to the page's URL, made
+    relative to its source file's folder: Zensical resolves a relative link in a page's HTML from
+    there, as it does a Markdown link (so `../demo/first/` on `tags.md`, served at `tags/`, is
+    written `demo/first/`). A page `…/index.md` has its URL at its folder: nothing changes."""
+    if posixpath.basename(site_path) == "index.md":
+        return text
+    page_dir, src_dir = pages.url_dir(site_path), posixpath.dirname(site_path)
+
+    def rebase(m: re.Match) -> str:
+        path, hash_, frag = m.group(2).partition("#")
+        target = posixpath.normpath(posixpath.join(page_dir, path)) + ("/" if path.endswith("/") else "")
+        return m.group(1) + relative_url(target + hash_ + frag, src_dir) + m.group(3)
+    return RAW_LINK.sub(rebase, text)
 
 
 def frontmatter(meta: dict) -> str:
@@ -77,7 +96,8 @@ def post_source(b: Build, post: Post, partials: Partials, host: Host) -> str:
             "series_feed": _feed(b.site.series_of(post), host)}
     header = partials.render("series-post-header.html", info, post.url_dir)
     nav = partials.render("series-nav.html", info, post.url_dir)
-    return "".join([frontmatter(meta), header, "\n\n", body, "\n\n", nav, "\n\n" if nav else "", table, "\n"])
+    text = "".join([header, "\n\n", body, "\n\n", nav, "\n\n" if nav else "", table, "\n"])
+    return frontmatter(meta) + source_relative(text, post.site_path)
 
 
 def with_meta(text: str, extra: dict) -> str:
@@ -138,7 +158,7 @@ def write_sources(b: Build, root: Path, out: Path, host: Host) -> list[str]:
         dest.parent.mkdir(parents=True, exist_ok=True)
         if src.suffix == ".md":
             text = pages.fill_placeholders(src.read_text(encoding="utf-8"), b.site, rel, b.include_drafts)
-            dest.write_text(with_meta(text, _page_meta(b, rel, text, host)), encoding="utf-8")
+            dest.write_text(with_meta(source_relative(text, rel), _page_meta(b, rel, text, host)), encoding="utf-8")
         else:
             shutil.copyfile(src, dest)
     partials = Partials(root / "overrides")
@@ -154,7 +174,7 @@ def write_sources(b: Build, root: Path, out: Path, host: Host) -> list[str]:
         if series is not None:
             content = with_meta(content, {"series_share": plain(share.series_share(
                 b.site, series, host.site_url, host.site_name, b.include_drafts)), "series_feed": _feed(series, host)})
-        _write(out / uri, content)
+        _write(out / uri, source_relative(content, uri))
     for sp in sorted(b.site.site_files):
         src = root / SERIES_DIR / sp
         if src.is_file():

@@ -25,18 +25,25 @@ PHONE = {"width": 390, "height": 844}
 
 
 # --- the site ----------------------------------------------------------------------------------------
+from sitebuild import HOSTS  # noqa: E402  (the two builds of the same sources)
+
+
 def build_site(out: Path, project: Path = ROOT, today: dt.date | None = None, site_url: str | None = None,
-               strict: bool = False, timeout: int = 300) -> subprocess.CompletedProcess:
-    """`mkdocs build` of the project into `out`, as an author runs it. `today` pins the staleness date;
-    `site_url` is the address the site is served at (Material's instant navigation only takes over
-    links that its sitemap lists, and it compares their port too)."""
+               strict: bool = False, timeout: int = 300, host: str = "mkdocs") -> subprocess.CompletedProcess:
+    """`mkdocs build` (or `make zensical`'s build, host="zensical") of the project into `out`, as an
+    author runs it. `today` pins the staleness date; `site_url` is the address the site is served at
+    (instant navigation only takes over links that the sitemap lists, and it compares their port too)."""
     env = dict(os.environ, NO_MKDOCS_2_WARNING="1", PYTHONPATH=str(ROOT))
     if site_url:
         env["SITE_URL"] = site_url
     if today is not None:
         env["SOURCE_DATE_EPOCH"] = str(int(dt.datetime(today.year, today.month, today.day,
                                                        tzinfo=dt.timezone.utc).timestamp()))
-    args = [sys.executable, "-m", "mkdocs", "build", "-q", "-d", str(out)] + (["--strict"] if strict else [])
+    if host == "zensical":
+        args = [sys.executable, str(ROOT / "scripts" / "zensical_build.py"), "--root", str(project), "-d", str(out)]
+    else:
+        args = [sys.executable, "-m", "mkdocs", "build", "-q", "-d", str(out)]
+    args += ["--strict"] if strict else []
     return subprocess.run(args, cwd=project, env=env, capture_output=True, text=True, timeout=timeout)
 
 

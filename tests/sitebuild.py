@@ -38,6 +38,14 @@ def mkdocs(proj: Path, *args: str, timeout: int = 300, **envx) -> subprocess.Com
                           capture_output=True, text=True, timeout=timeout)
 
 
-def build(proj: Path, out: Path, strict: bool = True) -> subprocess.CompletedProcess:
+HOSTS = ("mkdocs", "zensical")   # the two builds of the same sources (README: "Two hosts")
+
+
+def build(proj: Path, out: Path, strict: bool = True, host: str = "mkdocs", **envx) -> subprocess.CompletedProcess:
+    """Build the project as `mkdocs build` does, or as `make zensical` does (host="zensical")."""
+    if host == "zensical":
+        args = [sys.executable, str(ROOT / "scripts" / "zensical_build.py"), "--root", str(proj), "-d", str(out)]
+        return subprocess.run(args + (["--strict"] if strict else []), cwd=proj, env=env(**envx),
+                              capture_output=True, text=True, timeout=300)
     args = ["build", "-d", str(out)] + (["--strict"] if strict else [])
-    return mkdocs(proj, *args)
+    return mkdocs(proj, *args, **envx)

@@ -21,7 +21,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from browser_harness import (DESKTOP, INIT_SCRIPT, LAYOUT_JS, PHONE, READ_JS, READY_JS, ROOT, SiteServer,
+from browser_harness import (DESKTOP, HOSTS, INIT_SCRIPT, LAYOUT_JS, PHONE, READ_JS, READY_JS, ROOT, SiteServer,
                              build_site, has_math, showcase_post, site_pages)
 from serieskit.lead import banner, sister_line
 from serieskit.loader import load_site
@@ -71,15 +71,16 @@ SHOWCASE = {"home": "/", "series-index": SERIES_INDEXES[0] if SERIES_INDEXES els
 
 
 # --- the session: build, serve, one browser ------------------------------------------------------------------
-@pytest.fixture(scope="session")
-def served(tmp_path_factory):
-    """The real site, built for the address it is served at (a free port on 127.0.0.1)."""
-    out = tmp_path_factory.mktemp("browser") / "site"
+@pytest.fixture(scope="session", params=HOSTS)
+def served(request, tmp_path_factory):
+    """The real site, built by each host (MkDocs, Zensical) for the address it is served at (a free
+    port on 127.0.0.1)."""
+    out = tmp_path_factory.mktemp(f"browser-{request.param}") / "site"
     out.mkdir()
     with SiteServer(out, cache=True) as srv:
-        r = build_site(out, ROOT, today=TODAY, site_url=srv.base)
-        assert r.returncode == 0, "mkdocs build of the real site failed:\n" + (r.stdout + r.stderr)[-4000:]
-        yield srv, out
+        r = build_site(out, ROOT, today=TODAY, site_url=srv.base, host=request.param)
+        assert r.returncode == 0, f"{request.param} build of the real site failed:\n" + (r.stdout + r.stderr)[-4000:]
+        yield srv, out, request.param
 
 
 @pytest.fixture(scope="session")
@@ -90,6 +91,11 @@ def server(served) -> SiteServer:
 @pytest.fixture(scope="session")
 def built(served) -> Path:
     return served[1]
+
+
+@pytest.fixture(scope="session")
+def host(served) -> str:
+    return served[2]
 
 
 @dataclass
@@ -140,12 +146,16 @@ def toggle_scheme(page) -> str:
     return page.evaluate("document.body.getAttribute('data-md-color-scheme')")
 
 
-def shoot(page, name: str, scheme: str, viewport: str):
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"{name}-{scheme}-{viewport}.png"), full_page=True, animations="disabled")
+def shots_dir(host: str) -> Path:
+    return SCREENSHOTS if host == "mkdocs" else SCREENSHOTS / host
 
 
-def read_site(browser, server, built, viewport: dict, name: str) -> dict[str, Visit]:
+def shoot(page, name: str, scheme: str, viewport: str, host: str):
+    shots_dir(host).mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(shots_dir(host) / f"{name}-{scheme}-{viewport}.png"), full_page=True, animations="disabled")
+
+
+def read_site(browser, server, built, viewport: dict, name: str, host: str) -> dict[str, Visit]:
     shots = {v: k for k, v in SHOWCASE.items()}
     conf = {"palette": list(PALETTE)}
     visits = {}
@@ -163,13 +173,13 @@ def read_site(browser, server, built, viewport: dict, name: str) -> dict[str, Vi
             if viewport is PHONE:
                 v.layout = page.evaluate(LAYOUT_JS)
             if path in shots:
-                shoot(page, shots[path], "light", name)
+                shoot(page, shots[path], "light", name, host)
             if path in shots or viewport is DESKTOP:   # every page in dark mode too (contrast of all text)
                 scheme = toggle_scheme(page)
                 v.dark = page.evaluate(READ_JS, conf)
                 v.dark["scheme"] = scheme
                 if path in shots:
-                    shoot(page, shots[path], "dark", name)
+                    shoot(page, shots[path], "dark", name, host)
         except Exception as exc:   # reported by test_every_page_can_be_read; the other pages go on
             v.error = f"{type(exc).__name__}: {exc}"
         ctx.close()
@@ -177,13 +187,13 @@ def read_site(browser, server, built, viewport: dict, name: str) -> dict[str, Vi
 
 
 @pytest.fixture(scope="session")
-def desktop(browser, server, built) -> dict[str, Visit]:
-    return read_site(browser, server, built, DESKTOP, "desktop")
+def desktop(browser, server, built, host) -> dict[str, Visit]:
+    return read_site(browser, server, built, DESKTOP, "desktop", host)
 
 
 @pytest.fixture(scope="session")
-def phone(browser, server, built) -> dict[str, Visit]:
-    return read_site(browser, server, built, PHONE, "phone")
+def phone(browser, server, built, host) -> dict[str, Visit]:
+    return read_site(browser, server, built, PHONE, "phone", host)
 
 
 @pytest.fixture(params=["desktop", "phone"])
@@ -603,9 +613,9 @@ def test_the_checks_see_a_broken_page(browser, tmp_path):
     assert layout["pageScrollWidth"] > layout["viewport"] or any(e["cls"] == "canary-wide" for e in layout["sticking"]), layout
 
 
-def test_screenshots_are_written_for_ci(desktop, phone):
+def test_screenshots_are_written_for_ci(desktop, phone, host):
     for name in SHOWCASE:
         for scheme in ("light", "dark"):
             for vp in ("desktop", "phone"):
-                f = SCREENSHOTS / f"{name}-{scheme}-{vp}.png"
+                f = shots_dir(host) / f"{name}-{scheme}-{vp}.png"
                 assert f.is_file() and f.stat().st_size > 10_000, f

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from sitebuild import ROOT, mkdocs
+from sitebuild import HOSTS, ROOT, build
 
 
 INIT = """
@@ -80,12 +80,12 @@ class StaticHost:
         self.server.server_close()
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    out = tmp_path_factory.mktemp("csp") / "site"
+@pytest.fixture(scope="module", params=HOSTS)
+def site(request, tmp_path_factory):
+    out = tmp_path_factory.mktemp(f"csp-{request.param}") / "site"
     host = StaticHost(out)
     # (not --strict: the posts' own link problems are not this test's business)
-    r = mkdocs(ROOT, "build", "-d", str(out), SITE_URL=host.base)
+    r = build(ROOT, out, strict=False, host=request.param, SITE_URL=host.base)
     assert r.returncode == 0, r.stderr[-3000:]
     host.start()
     yield out, host.base

@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 import yaml
 
-from sitebuild import make_project, mkdocs
+from sitebuild import HOSTS, build, make_project
 from test_csp_browser import INIT, StaticHost, urls
 
 MARKUP = "<img src=x onerror=window.__pwned=1><script>window.__pwned=2</script> & \"x\""
@@ -45,9 +45,9 @@ def _frontmatter(path, **values):
     path.write_text("---\n" + yaml.safe_dump(meta, allow_unicode=True, sort_keys=False) + "---\n" + body, encoding="utf-8")
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("hostile")
+@pytest.fixture(scope="module", params=HOSTS)
+def site(request, tmp_path_factory):
+    tmp = tmp_path_factory.mktemp(f"hostile-{request.param}")
     proj = make_project(tmp)
     demo = proj / "series" / "demo"
     _frontmatter(demo / "second.md", title=f"第二篇 {MARKUP}", summary=f"摘要 {MARKUP}", tags=["推理", f"标签 {MARKUP}"])
@@ -64,10 +64,10 @@ def site(tmp_path_factory):
     out = tmp / "site"
     host = StaticHost(out)
     base = host.base
-    r = mkdocs(proj, "build", "-d", str(out), SITE_URL=base)
+    r = build(proj, out, strict=False, host=request.param, SITE_URL=base)
     assert r.returncode == 0, r.stderr[-3000:]
     assert "SEC001" in r.stderr             # the build says what a strict build would refuse
-    strict = mkdocs(proj, "build", "--strict", "-q", "-d", str(tmp / "strict"), SITE_URL=base)
+    strict = build(proj, tmp / "strict", strict=True, host=request.param, SITE_URL=base)
     assert strict.returncode == 1 and "SEC001" in strict.stderr, strict.stderr[-2000:]
     host.start()
     yield out, base
