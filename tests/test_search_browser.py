@@ -224,12 +224,8 @@ def test_more_results_load_on_request(reader, served):
 
 @pytest.mark.parametrize("viewport,scheme", [(DESKTOP, "light"), (DESKTOP, "dark"), (PHONE, "light"), (PHONE, "dark")],
                          ids=["desktop-light", "desktop-dark", "phone-light", "phone-dark"])
-def test_results_read_well_in_light_and_dark_on_desktop_and_phone(request, browser, served, viewport, scheme):
+def test_results_read_well_in_light_and_dark_on_desktop_and_phone(browser, served, viewport, scheme):
     srv, _ = served
-    if viewport is PHONE and "zensical" in request.node.callspec.id:
-        # A known difference, kept visible (strict: the day it passes, this line must go): on the
-        # Zensical build the open results panel on a phone sits 20 px left of the screen. README, "Two hosts".
-        request.applymarker(pytest.mark.xfail(strict=True, reason="Zensical build: the phone results panel is 20 px off"))
     ctx, page = _open_page(browser, srv, viewport, scheme)
     try:
         page.goto(srv.base + _post_url("metrics-panorama")[1:], wait_until="load")
