@@ -235,6 +235,7 @@ def build(root: Path, site_dir: Path, strict: bool, verbose: bool = False) -> in
     t0 = time.perf_counter()
     config_file = root / "mkdocs.yml"
     config = load_config(config_file)
+    strict = strict or config.get("strict") is True     # `strict: true` in mkdocs.yml, as MkDocs reads it
     b = gate(root, strict)
     stage = root / STAGE
     nav = pages.navigation(b.site, False, config.get("nav") or [SERIES_NAV])

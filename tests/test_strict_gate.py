@@ -2,12 +2,15 @@
 `--strict` or `strict: true` whatever else the command line says (`-q`, `-v`, `--verbose`; MkDocs'
 own count misses warnings with some of them, mkdocs/mkdocs#4126 and #3991), and the finding is
 printed on stderr every time, `-q` included. Without strict mode the same build succeeds and still
-prints the finding."""
+prints the finding. The Zensical build (`make zensical`) has the same gate: the same findings, the
+same exit status, and nothing built when it stops."""
 from __future__ import annotations
 
 import pytest
 
-from sitebuild import make_project, mkdocs
+import re
+
+from sitebuild import build, make_project, mkdocs
 
 
 @pytest.fixture(scope="module")
@@ -50,3 +53,30 @@ def test_without_strict_the_build_passes_and_still_says_so(proj, flags, tmp_path
     r = mkdocs(proj, "build", *flags, "-d", str(tmp_path / "site"))
     assert r.returncode == 0, r.stderr[-2000:]
     assert "MER001" in r.stderr and finding in r.stderr, r.stderr[-2000:]
+
+
+FINDING = re.compile(r"series/\S+:\d+:\d+: [A-Z]+\d+ .*")
+
+
+def test_the_zensical_build_has_the_same_gate(proj, tmp_path):
+    proj, finding = proj
+    strict = build(proj, tmp_path / "z-strict", strict=True, host="zensical")
+    assert strict.returncode == 1, strict.stderr[-2000:]
+    assert "MER001" in strict.stderr and finding in strict.stderr and "in strict mode" in strict.stderr
+    assert not (tmp_path / "z-strict").exists() and "Traceback" not in strict.stderr
+    relaxed = build(proj, tmp_path / "z-site", strict=False, host="zensical")
+    assert relaxed.returncode == 0 and (tmp_path / "z-site" / "index.html").is_file(), relaxed.stderr[-2000:]
+    mk = mkdocs(proj, "build", "-d", str(tmp_path / "m-site"))
+    assert sorted(FINDING.findall(relaxed.stderr)) == sorted(FINDING.findall(mk.stderr)) != []
+
+
+def test_strict_true_in_mkdocs_yml_stops_the_zensical_build_too(proj, tmp_path):
+    proj, finding = proj
+    cfg = proj / "mkdocs.yml"
+    original = cfg.read_text(encoding="utf-8")
+    try:
+        cfg.write_text(original.replace("strict: false", "strict: true"), encoding="utf-8")
+        r = build(proj, tmp_path / "z", strict=False, host="zensical")
+    finally:
+        cfg.write_text(original, encoding="utf-8")
+    assert r.returncode == 1 and finding in r.stderr, r.stderr[-2000:]
