@@ -37,6 +37,7 @@ import time
 from pathlib import Path
 
 from _bench import BENCH, PY, ROOT, env, load_now, machine, md_table, median, run, synthetic, table, update_page
+from serieskit.yamlblocks import top_level_blocks
 
 DOCS_OUT = ROOT / "docs" / "assets" / "performance"
 TARGET_RATIO = 0.9
@@ -52,22 +53,6 @@ def _link_tree(src: Path, dst: Path) -> None:
         if dst.exists():
             shutil.rmtree(dst)
         shutil.copytree(src, dst, symlinks=True)
-
-
-def top_level_blocks(text: str) -> list[tuple[str, str]]:
-    """Split a YAML file into (top-level key, block text) pairs, comments kept with the next key."""
-    blocks: list[tuple[str, str]] = []
-    pending = ""
-    for chunk in re.split(r"(?m)^(?=[A-Za-z_][\w-]*:)", text):
-        m = re.match(r"[A-Za-z_][\w-]*(?=:)", chunk)
-        if m is None:
-            pending += chunk
-            continue
-        blocks.append((m.group(0), pending + chunk))
-        pending = ""
-    if pending:
-        blocks.append(("", pending))
-    return blocks
 
 
 def project_a(n: int, syn: Path, stock_mermaid2: bool = False) -> Path:

@@ -45,6 +45,7 @@ from serieskit.pagetable import SERIES_NAV  # noqa: E402
 from serieskit.session import Session  # noqa: E402
 from serieskit.sources import Host, write_sources  # noqa: E402
 from serieskit.vendor import VendorMissing  # noqa: E402
+from serieskit.yamlblocks import top_level_blocks  # noqa: E402
 
 STAGE = ".zensical"
 INSTALL = "pip install -e '.[zensical]'"
@@ -62,29 +63,6 @@ HOST_CSS = "assets/stylesheets/zensical.css"
 
 class Failed(Exception):
     """The build stops; the message says why (no traceback)."""
-
-
-def top_level_blocks(text: str) -> list[tuple[str | None, str]]:
-    """mkdocs.yml as its top-level settings: (key, the lines of its block), comments before a key
-    belonging to it. Text-level, so YAML tags (`!ENV`, `!!python/name`) stay as written."""
-    blocks: list[tuple[str | None, str]] = []
-    pending: list[str] = []
-    for line in text.splitlines(keepends=True):
-        m = re.match(r"([A-Za-z_][\w-]*):", line)
-        if m:
-            blocks.append((m.group(1), "".join(pending) + line))
-            pending = []
-        elif line.startswith(("#", "\n")) or not line.strip():
-            pending.append(line)
-        elif blocks:
-            key, body = blocks[-1]
-            blocks[-1] = (key, body + "".join(pending) + line)
-            pending = []
-        else:
-            pending.append(line)
-    if pending:
-        blocks.append((None, "".join(pending)))
-    return blocks
 
 
 def staged_config(text: str, nav: list) -> str:
