@@ -11,7 +11,8 @@ MkDocs hooks. This is the second thin adapter over the engine, beside hooks/ for
 2. the sources: the engine writes the posts, generated pages, images and vendored libraries as files
    (serieskit/sources.py) into `.zensical/docs/`, and a copy of mkdocs.yml with the series'
    navigation in place of its "@series" entry, the hooks left out;
-3. `zensical build`;
+3. `zensical build` (with its own cache, `.zensical/.cache/`: a page whose source did not change is
+   not rendered again; `make clean` empties it);
 4. what the MkDocs adapter does after the pages: the Content-Security-Policy of every page
    (serieskit/csp.py, the theme's inline scripts hashed from Zensical's own partials), `_headers`,
    the Atom feeds (serieskit/feed.py) and the Pagefind index (serieskit/searchindex.py).
@@ -229,7 +230,7 @@ def build(root: Path, site_dir: Path, strict: bool, verbose: bool = False) -> in
     staged = stage / "mkdocs.yml"
     staged.write_text(staged_config(config_file.read_text(encoding="utf-8"), nav), encoding="utf-8")
     theme_templates()
-    r = subprocess.run([sys.executable, "-m", "zensical", "build", "--clean", "-f", str(staged)], cwd=stage,
+    r = subprocess.run([sys.executable, "-m", "zensical", "build", "-f", str(staged)], cwd=stage,
                        capture_output=True, text=True, encoding="utf-8", errors="replace", env={**os.environ, "NO_COLOR": "1"})
     zensical_log(r.stdout + r.stderr, verbose or r.returncode != 0)
     if r.returncode != 0:
