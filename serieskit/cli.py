@@ -16,6 +16,7 @@ from .engine import lint
 from .fix import planned_changes, unified_diff, write_atomic
 from .loader import load_site
 from .model import SERIES_DIR
+from .parsecache import ParseCache
 from .rules import REGISTRY
 
 MAX_FIX_ROUNDS = 5
@@ -69,6 +70,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--diff", action="store_true", help="print what --fix would change, change nothing")
     p.add_argument("--explain", metavar="CODE", help="print a rule's documentation")
     p.add_argument("--list-rules", action="store_true", help="list every rule")
+    p.add_argument("--no-cache", action="store_true", help="parse every post again (no .cache/series-lint/)")
     p.add_argument("--today", type=_date, help="date for staleness checks (default: SOURCE_DATE_EPOCH or today)")
     return p
 
@@ -140,7 +142,8 @@ def run(argv: list[str] | None = None, out=None, err=None) -> int:
         root = (args.root or find_root(Path.cwd())).resolve()
         conv = load_conventions(root / CONVENTIONS_FILE)
         wanted = _resolve_paths(root, args.paths)
-        site = load_site(root, conv, today=args.today)
+        cache = None if args.no_cache else ParseCache(root)
+        site = load_site(root, conv, today=args.today, cache=cache)
         only = _expand(site, wanted)
         findings = lint(site, only, select, ignore)
         if args.fix or args.diff:
@@ -158,7 +161,7 @@ def run(argv: list[str] | None = None, out=None, err=None) -> int:
                         err.write(f"fixed {n} finding{'s' if n != 1 else ''} in {rel}\n")
                 if args.diff:
                     break
-                site = load_site(root, conv, today=args.today, previous=site)
+                site = load_site(root, conv, today=args.today, previous=site, cache=cache)
                 findings = lint(site, only, select, ignore)
             if args.diff:
                 return 1 if changed_any else 0

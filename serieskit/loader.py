@@ -218,8 +218,9 @@ def _reason(exc: BaseException) -> str:
 
 
 def load_site(root: str | Path, conventions: Conventions | None = None, today: dt.date | None = None,
-              previous: Site | None = None) -> Site:
-    """Load everything under `<root>/series/` (and the page list of `<root>/docs/`).
+              previous: Site | None = None, cache=None) -> Site:
+    """Load everything under `<root>/series/` (and the page list of `<root>/docs/`). `cache`: a
+    ParseCache (serieskit/parsecache.py), which the CLI uses between runs; saved here.
 
     Raises ConfigError when conventions.yml is missing or invalid (nothing can be checked then).
     """
@@ -230,7 +231,7 @@ def load_site(root: str | Path, conventions: Conventions | None = None, today: d
     posts: list[Post] = []
     site_files: set[str] = set()
     reuse = previous is not None and previous.conv.fingerprint == conv.fingerprint
-    cache = {p.rel: p for p in previous.posts} if reuse else {}
+    reusable = {p.rel: p for p in previous.posts} if reuse else {}
     sroot = root / SERIES_DIR
     if sroot.is_dir():
         for area in sorted(sroot.iterdir()):
@@ -242,11 +243,11 @@ def load_site(root: str | Path, conventions: Conventions | None = None, today: d
             if path.suffix == ".md":
                 try:
                     st = path.stat()
-                    old = cache.get(rel)
+                    old = reusable.get(rel)
                     if old is not None and old.mtime_ns == st.st_mtime_ns and old.size == st.st_size:
                         posts.append(old)
                         continue
-                    posts.append(Post(root, path, path.read_bytes(), st.st_mtime_ns))
+                    posts.append(Post(root, path, path.read_bytes(), st.st_mtime_ns, cache))
                 except OSError as exc:
                     fs_problems.append(Skipped(rel, "unreadable", _reason(exc)))
             elif path.suffix in (".yml", ".yaml") and path.parent.parent == sroot:
@@ -259,6 +260,8 @@ def load_site(root: str | Path, conventions: Conventions | None = None, today: d
         for path in _walk(root, docs, []):
             site_rel = path.relative_to(docs).as_posix()
             (pages_from_docs if path.suffix == ".md" else site_files).add(site_rel)
+    if cache is not None:
+        cache.save()
     site = Site(root, conv, posts, series, site_files, fs_problems, today_from_env(today))
     site.add_pages(pages_from_docs)
     return site

@@ -55,7 +55,8 @@ class Stats:
 class Post:
     """One Markdown file under series/, decoded and parsed once."""
 
-    def __init__(self, root: Path, path: Path, data: bytes, mtime_ns: int = 0):
+    def __init__(self, root: Path, path: Path, data: bytes, mtime_ns: int = 0, cache=None):
+        """`cache`: a serieskit/parsecache.py ParseCache, which gives the parse of bytes seen before."""
         self.root = root
         self.path = path
         self.rel = _relative(path, root)
@@ -96,10 +97,18 @@ class Post:
             # a trailing newline does not make an extra (empty) line
             self.lines.pop()
             self.endings.pop()
-        self.fm = fmmod.parse(self.lines)
+        digest = cache.digest(data) if cache is not None else ""
+        parsed = cache.get(self.rel, digest) if cache is not None else None
+        if parsed is not None:
+            self.fm, self.body = parsed
+        else:
+            self.fm = fmmod.parse(self.lines)
         self.meta: dict = self.fm.data if isinstance(self.fm.data, dict) else {}
         self.body_start = self.fm.end + 1 if self.fm.end else (1 if self.fm.start == 0 else 2)
-        self.body: Body = parse_body(self.lines, self.body_start)
+        if parsed is None:
+            self.body: Body = parse_body(self.lines, self.body_start)
+            if cache is not None:
+                cache.put(self.rel, digest, self.fm, self.body)
         self._derived: dict[tuple, object] = {}   # see memo()
 
     def memo(self, name: str, key, compute):
