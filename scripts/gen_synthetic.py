@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import random
+import re
 import shutil
 import sys
 from pathlib import Path
@@ -128,6 +129,36 @@ def short_title(i: int) -> str:
     return f"合成 {i:04d}"
 
 
+
+NOT_PROSE = re.compile(r"(`[^`]*`|\$[^$]*\$|\]\([^)]*\))")
+TOUCH_A = re.compile(r"([\u4e00-\u9fff])([A-Za-z0-9])")
+TOUCH_B = re.compile(r"([A-Za-z0-9%])([\u4e00-\u9fff])")
+
+
+def spaced_lines(lines: list[str]) -> list[str]:
+    """`spaced` on the lines of a post's prose: not its frontmatter, code fences or display math."""
+    out, fence, math, front = [], False, False, bool(lines) and lines[0] == "---"
+    for k, line in enumerate(lines):
+        s = line.strip()
+        if front:
+            front = not (k > 0 and s == "---")
+        elif s.startswith("```"):
+            fence = not fence
+        elif s.startswith("$$"):
+            math = not math if s == "$$" else math
+        elif not fence and not math:
+            line = spaced(line)
+        out.append(line)
+    return out
+
+
+def spaced(text: str) -> str:
+    """A space wherever Chinese meets Latin text or a digit, outside code, math and link targets."""
+    parts = NOT_PROSE.split(text)
+    for k in range(0, len(parts), 2):
+        parts[k] = TOUCH_B.sub(r"\1 \2", TOUCH_A.sub(r"\1 \2", parts[k]))
+    return "".join(parts)
+
 class Writer:
     """Prose for one post, from its own random stream."""
 
@@ -140,6 +171,8 @@ class Writer:
         return self.rng.choice(seq)
 
     def sentence(self) -> str:
+        """One sentence of prose, written as the series writes (TYP001: a space between Chinese and
+        Latin text or digits)."""
         r = self.rng
         t = r.randrange(16)
         S, M, F, A, C = self.pick(TERMS)[0], self.pick(METRICS), self.pick(FACTORS), self.pick(ACTIONS), self.pick(SCENES)
@@ -178,6 +211,7 @@ class Writer:
                  f"CUDA 12.{r.randrange(1, 9)}）。")
         else:
             s = f"一个简单的检查方法是对比{C}与{self.pick(SCENES)}下的{M}：两者差距越大，{F}越可能是瓶颈。"
+        s = spaced(s)
         self.cjk += sum(1 for ch in s if "\u4e00" <= ch <= "\u9fff")
         return s
 
@@ -347,7 +381,7 @@ def post(i: int, n: int, seed: int) -> tuple[str, dict[str, str]]:
               f"- {w.pick(FRAMEWORKS)} 官方文档：<https://example.org/docs/{slug}>",
               f"- [{w.pick(FRAMEWORKS)} 设计笔记](https://example.org/notes/{rng.randrange(1000)})",
               "- 合成系列的其他文章见[系列导航](index.md)", ""]
-    return "\n".join(lines), assets
+    return "\n".join(spaced_lines(lines)), assets
 
 
 def manifest(n: int) -> str:

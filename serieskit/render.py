@@ -16,12 +16,9 @@ from .markdown import MAX_NESTING
 from .mermaid import analyse, mermaid_fences
 from .model import GlossaryEntry, Post, Site
 from .markup import Markup, html, join, md_text
+from .prose import eligible, link_spans
 
 GLOSSARY_PLACEHOLDER = "<!-- glossary-table -->"
-INLINE_MATH = re.compile(r"(?<!\\)\$(?!\s)[^$\n]+?(?<![\s\\])\$|\\\(.+?\\\)")
-RAW_TAG = re.compile(r"<[^<>\n]+>")
-URL = re.compile(r"https?://\S+")
-ATTRS = re.compile(r"\{[:#.][^{}\n]*\}|\[\^[^\]]+\]")
 
 
 @dataclass
@@ -269,43 +266,6 @@ def _glossary_table(m: LineMap, post: Post, site: Site, entries) -> None:
             m.replace[n] = ["", *glossary_table(site, post, entries), ""]
 
 
-def _eligible(post: Post, n: int, spans: dict[int, list[tuple[int, int]]] | None = None) -> str:
-    """The line's prose with links, images, raw HTML, math, URLs and attribute lists blanked out.
-
-    `spans`: the (start, end) columns of the post's links and images by line (see `_link_spans`).
-    """
-    text = post.prose(n)
-    if not text.strip():
-        return ""
-    if spans is None:
-        spans = _link_spans(post)
-    cuts = [(a - 1, b - 1) for a, b in spans.get(n, ())]
-    if "$" in text or "\\(" in text:
-        cuts += [m.span() for m in INLINE_MATH.finditer(text)]
-    if "<" in text:
-        cuts += [m.span() for m in RAW_TAG.finditer(text)]
-    if "http" in text:
-        cuts += [m.span() for m in URL.finditer(text)]
-    if "{" in text or "[^" in text:
-        cuts += [m.span() for m in ATTRS.finditer(text)]
-    if not cuts:
-        return text
-    chars = list(text)
-    for a, b in cuts:
-        for i in range(max(a, 0), min(b, len(chars))):
-            chars[i] = " "
-    return "".join(chars)
-
-
-def _link_spans(post: Post) -> dict[int, list[tuple[int, int]]]:
-    spans: dict[int, list[tuple[int, int]]] = {}
-    for link in post.body.links:
-        spans.setdefault(link.line, []).append((link.col, link.end_col))
-    for img in post.body.images:
-        spans.setdefault(img.line, []).append((img.col, img.close_col))
-    return spans
-
-
 def _tooltips(post: Post, m: GlossaryMatcher,
               skip: set[int]) -> tuple[dict[int, str], list[str], list[str]]:
     """New text of the lines that get a tooltip, the terms explained (in order), and the titles of the
@@ -320,7 +280,7 @@ def _tooltips(post: Post, m: GlossaryMatcher,
     headings = {h.line for h in post.body.headings}
     tables = {ln for t in post.body.tables for ln in range(t.start, t.start + 2)}  # header + separator rows
     in_display_math = False
-    spans = _link_spans(post)
+    spans = link_spans(post)
     done: set[int] = set()   # id() of entries already explained in this post
     out: dict[int, str] = {}
     for n in range(post.body_start, post.nlines + 1):
@@ -333,7 +293,7 @@ def _tooltips(post: Post, m: GlossaryMatcher,
             continue
         if in_display_math or n in skip or n in headings or n in tables:
             continue
-        text = _eligible(post, n, spans)
+        text = eligible(post, n, spans)
         if not text.strip():
             continue
         edits = []
