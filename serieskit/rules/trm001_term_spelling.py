@@ -47,7 +47,10 @@ class Spellings:
 
         self.preferred = exact
         # the first word of each spelling, lower case: a text with none of them holds no spelling
-        self.first_words = frozenset(WORD.match(f.lower()).group(0) for f in exact.values() if WORD.match(f.lower()))
+        # the first word of each spelling that can be written wrong (a name of several words, or
+        # one whose case is part of it: `Rollout` written `rollout` is right), lower case
+        self.first_words = frozenset(WORD.match(f.lower()).group(0) for f in exact.values()
+                                     if WORD.match(f.lower()) and (deliberate_case(f) or re.search(r"[\s\-]", f)))
         parts = []
         for f in sorted(set(exact.values()), key=len, reverse=True):
             tokens = [re.escape(t) for t in re.split(r"[\s\-]+", f) if t]
