@@ -289,30 +289,39 @@ def _split_cells(text: str) -> list[str]:
     return [c.strip() for c in re.split(r"(?<!\\)\|", s)]
 
 
-_PAIR_RX: dict[tuple[str, str], re.Pattern] = {}
-
-
 def _matches(s: str, opener: str, closer: str) -> dict[int, int]:
-    """Index of each `opener` in `s` -> index of its matching `closer` (backslash escapes skipped);
-    unmatched openers are left out. One pass over the brackets only, so scanning a line stays
-    linear however it nests."""
-    rx = _PAIR_RX.get((opener, closer))
-    if rx is None:
-        rx = _PAIR_RX[(opener, closer)] = re.compile(r"\\.|[" + re.escape(opener + closer) + "]", re.S)
+    """Index of each `opener` in `s` -> index of its matching `closer` (a bracket after an odd number
+    of backslashes is escaped); unmatched openers are left out. One pass over the brackets only,
+    found with str.find, so scanning a line stays linear however it nests."""
     stack: list[int] = []
     out: dict[int, int] = {}
-    for m in rx.finditer(s):
-        c = m.group()
-        if c == opener:
-            stack.append(m.start())
-        elif c == closer and stack:
-            out[stack.pop()] = m.start()
+    escapes = "\\" in s
+    for i in sorted(_positions(s, opener) + _positions(s, closer)):
+        if escapes:
+            j = i
+            while j and s[j - 1] == "\\":
+                j -= 1
+            if (i - j) % 2:
+                continue
+        if s[i] == opener:
+            stack.append(i)
+        elif stack:
+            out[stack.pop()] = i
     return out
 
 
-def _scan_link_target(s: str, i: int, parens: dict[int, int]) -> tuple[str, int, int] | None:
+def _positions(s: str, ch: str) -> list[int]:
+    """Index of each `ch` in `s`."""
+    out, i = [], s.find(ch)
+    while i >= 0:
+        out.append(i)
+        i = s.find(ch, i + 1)
+    return out
+
+
+def _scan_link_target(s: str, i: int, parens: list[dict[int, int]]) -> tuple[str, int, int] | None:
     """At s[i] == '(' return (href, href_start, index after the closing ')'), or None.
-    `parens` is `_matches(s, "(", ")")`."""
+    `parens` holds `_matches(s, "(", ")")` once a path with a `(` has needed it (else it is empty)."""
     n = len(s)
     j = i + 1
     while j < n and s[j] in " \t":
@@ -331,9 +340,11 @@ def _scan_link_target(s: str, i: int, parens: dict[int, int]) -> tuple[str, int,
                 j += 2
                 continue
             if c == "(":
-                if j not in parens:
+                if not parens:
+                    parens.append(_matches(s, "(", ")"))
+                if j not in parens[0]:
                     return None      # never closed: no `)` at this depth can follow
-                j = parens[j] + 1    # a balanced group inside the path
+                j = parens[0][j] + 1     # a balanced group inside the path
                 continue
             if c == ")":
                 break
@@ -367,10 +378,10 @@ def scan_links(line_no: int, s: str) -> tuple[list[Link], list[Image]]:
     """Inline links and images on one (masked) line, in time linear in its length."""
     links: list[Link] = []
     images: list[Image] = []
-    if "[" not in s:
+    if "](" not in s:     # every link and image has one (brackets in a formula have not)
         return links, images
     brackets = _matches(s, "[", "]")
-    parens = _matches(s, "(", ")") if "(" in s else {}
+    parens: list[dict[int, int]] = []   # the pairs of parentheses, found when a path holds one
     n = len(s)
     i = s.find("[")
     while 0 <= i < n:

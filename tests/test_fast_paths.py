@@ -223,3 +223,24 @@ def test_lookahead_answers_what_a_scan_of_the_later_lines_finds():
                 la.comment_closes_later(i, False), la.comment_closes_later(i, True))
                for i in range(max(first - 1, 0), len(lines))]
         assert got == _reference_answers(lines, first), "\n".join(lines)
+
+
+def test_bracket_pairs_found_with_find_equal_the_escape_aware_regex_scan():
+    """markdown._matches finds brackets with str.find and skips those after an odd run of backslashes;
+    the plain definition scans with `\\\\.|[()]` (an escape eats the next character)."""
+    from serieskit.markdown import _matches
+
+    def plain(s, opener, closer):
+        stack, out = [], {}
+        for m in re.finditer(r"\\.|[" + re.escape(opener + closer) + "]", s, re.S):
+            if m.group() == opener:
+                stack.append(m.start())
+            elif m.group() == closer and stack:
+                out[stack.pop()] = m.start()
+        return out
+
+    r = random.Random(11)
+    for _ in range(20000):
+        s = "".join(r.choice("[]()\\\\x中 ") for _ in range(r.randrange(0, 16)))
+        for pair in ("[]", "()"):
+            assert _matches(s, *pair) == plain(s, *pair), s
