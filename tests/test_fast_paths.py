@@ -244,3 +244,15 @@ def test_bracket_pairs_found_with_find_equal_the_escape_aware_regex_scan():
         s = "".join(r.choice("[]()\\\\x中 ") for _ in range(r.randrange(0, 16)))
         for pair in ("[]", "()"):
             assert _matches(s, *pair) == plain(s, *pair), s
+
+
+def test_heading_shortcut_equals_the_heading_pattern():
+    from serieskit.markdown import heading
+    r = random.Random(5)
+    parts = ["#", "##", "###", "#######", " ", "  ", "\t", "x", "标题", "\u3000", "# ", " #", "\\#", "`"]
+    shortcut = 0
+    for _ in range(30000):
+        s = "".join(r.choice(parts) for _ in range(r.randrange(0, 7)))
+        assert heading(s) == heading(s, fast=False), repr(s)
+        shortcut += s[-1:] not in ("#", " ", "\t", "") and heading(s) is not None
+    assert shortcut > 1000
