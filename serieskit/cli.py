@@ -14,7 +14,6 @@ from pathlib import Path
 from . import report
 from .config import CONVENTIONS_FILE, ConfigError, load_conventions
 from .engine import lint
-from .fix import planned_changes, unified_diff, write_atomic
 from .loader import load_site
 from .model import SERIES_DIR
 from .rules import REGISTRY
@@ -145,6 +144,7 @@ def run(argv: list[str] | None = None, out=None, err=None) -> int:
         only = _expand(site, wanted)
         findings = lint(site, only, select, ignore)
         if args.fix or args.diff:
+            from .fix import planned_changes, unified_diff, write_atomic   # (tempfile, difflib: only for fixes)
             changed_any = False
             for _ in range(MAX_FIX_ROUNDS):
                 changes = planned_changes(site, findings)

@@ -22,6 +22,7 @@ HEADING = re.compile(r"^ {0,3}(?P<hashes>#{1,6})(?:[ \t]+(?P<text>.*?))?(?:[ \t]
 HEADING_START = re.compile(r" {0,3}(#{1,6})[ \t]")
 LIST_ITEM = re.compile(r"^[ \t]*(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)")
 LIST_LEAD = frozenset("-*+0123456789")   # the characters a list item's line can start with
+NESTING_LEAD = frozenset(" \t>-*+0123456789")   # those a nested line can start with (see nesting())
 # A line that starts with none of these, and contains none of `<[|~`, no `-->` or `--!>` and only
 # backticks that pair up in order, is plain prose (BodyParser._plain, the fast path).
 PLAIN_EXCLUDED_FIRST = frozenset(" \t#>-*+0123456789=_|[!<`~:")
@@ -129,7 +130,7 @@ def nesting(text: str) -> tuple[int, int]:
     """(depth, col) of a line's block nesting as Python-Markdown sees it: a level per 4 columns of
     indentation plus one per list marker or `>` at the start (`- - - x` is three nested items).
     `col` is the 1-based column where level MAX_NESTING + 1 starts (0 when not reached)."""
-    if not text or text[0] not in " \t>-*+0123456789":
+    if text[:1] not in NESTING_LEAD:
         return 0, 0      # the common case: a line that starts with its text
     width = 0
     for ch in text:
@@ -781,7 +782,8 @@ class BodyParser:
         body = self.body
         if self.prev_blank:
             self.block_start = ln
-        self._nesting(ln, masked)
+        if masked[:1] in NESTING_LEAD:
+            self._nesting(ln, masked)
         lead = masked.lstrip(" \t")[:1]     # most lines start with their text: skip the block patterns
         if lead in LIST_LEAD and LIST_ITEM.match(masked):
             self.in_list = True

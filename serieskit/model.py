@@ -65,6 +65,7 @@ class Post:
             else path.relative_to(root / SERIES_DIR).parts
         self.area = parts[0] if len(parts) > 1 else ""
         self.site_path = "/".join(parts)  # path in the built site's source tree, e.g. train-infer-accel/x.md
+        self.site_dir = posixpath.dirname(self.site_path)   # its folder there (links resolve from it)
         self.decode_error: Finding | None = None    # the first byte that is not UTF-8 (FMT008 reports it)
         self.bom = data.startswith(b"\xef\xbb\xbf")
         try:
@@ -375,7 +376,7 @@ class Site:
         ("external", url) | ("anchor", None) | ("page", site_path) | ("file", site_path)
         | ("missing", site_path) | ("outside", href)
         """
-        key = (posixpath.dirname(post.site_path), href)
+        key = (post.site_dir, href)
         hit = self._resolved.get(key)
         if hit is None:
             hit = self._resolved[key] = self._resolve(key[0], href)
