@@ -58,7 +58,7 @@ class Post:
     def __init__(self, root: Path, path: Path, data: bytes, mtime_ns: int = 0):
         self.root = root
         self.path = path
-        self.rel = _relative(path, root)
+        self.rel = relative(path, root)
         self.mtime_ns = mtime_ns
         self.size = len(data)
         parts = tuple(self.rel.split("/")[1:]) if self.rel.startswith(SERIES_DIR + "/") \
@@ -221,7 +221,7 @@ class Post:
         return Stats(cjk, words, minutes)
 
 
-def _relative(path: Path, root: Path) -> str:
+def relative(path: Path, root: Path) -> str:
     """`path.relative_to(root).as_posix()`, without pathlib's cost when `path` is plainly under `root`."""
     p, r = str(path), str(root)
     if os.sep == "/" and p.startswith(r.rstrip("/") + "/") and "/./" not in p and "/../" not in p:

@@ -46,6 +46,9 @@ def url_context() -> re.Pattern:
 # characters, so neither can hide a match of the other).
 LINK_URL_CONTEXT = re.compile(r"(?:" + _LINK_CONTEXT + r")(?P<scheme>" + SCHEME + ")", re.I)
 SCHEME_AFTER_EQUALS = re.compile(r"\s*[\"']?(?:" + SCHEME + ")", re.I)
+# (and a scheme after an `=` starts, past blanks, quotes and control characters, with its first
+# letter or an entity: this short pattern rules out most `=` before the long one is tried)
+SCHEME_START_AFTER_EQUALS = re.compile(r"[\s\x00-\x1f\"']*[jvd&]", re.I)
 TAG = re.compile(r"<\s*/?\s*(?P<tag>script|iframe|frame|frameset|object|embed)(?=[\s/>]|$)", re.I)
 # a tag name is anything up to whitespace, `/` or `>` (`<scr[a]: onclick=…>` is an element to a browser)
 HANDLER = re.compile(r"<[A-Za-z][^\s/>]*(?:\s+[^<>]*?)??[\s/\"'](?P<attr>on[a-z]+)\s*=", re.I | re.S)
@@ -131,8 +134,7 @@ class UnsafeHtml(Rule):
                     continue
                 seen.add((ln, col))
                 yield Hit(ln, col, f"inline event handler `{m.group('attr')}=`", hint="posts carry no scripts")
-        attr = "=" in text and any(SCHEME_AFTER_EQUALS.match(text, i + 1) for i in _positions(text, "="))
-        for m in (url_context() if attr else LINK_URL_CONTEXT).finditer(text):
+        for m in (url_context() if attribute_url_possible(text) else LINK_URL_CONTEXT).finditer(text):
             ln, col = where(m.start("scheme"))
             if (ln, col) in seen:
                 continue
@@ -148,6 +150,12 @@ class UnsafeHtml(Rule):
                     seen.add((n, col))
                     yield Hit(n, col, "a script URL (`javascript:` or similar) in a diagram",
                               hint="link a page or file instead")
+
+
+def attribute_url_possible(text: str) -> bool:
+    """Whether url_context()'s attribute branch can match: some `=` is followed by a scheme."""
+    return "=" in text and any(SCHEME_START_AFTER_EQUALS.match(text, i + 1) and SCHEME_AFTER_EQUALS.match(text, i + 1)
+                               for i in _positions(text, "="))
 
 
 def _positions(text: str, ch: str):
