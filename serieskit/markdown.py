@@ -335,6 +335,10 @@ def _positions(s: str, ch: str) -> list[int]:
     return out
 
 
+PATH_STOPS = "\\() \t"     # the characters _scan_link_target looks at in a link's path
+PATH_RUN = re.compile(r"[^\\() \t]+")
+
+
 def _scan_link_target(s: str, i: int, parens: list[dict[int, int]]) -> tuple[str, int, int] | None:
     """At s[i] == '(' return (href, href_start, index after the closing ')'), or None.
     `parens` holds `_matches(s, "(", ")")` once a path with a `(` has needed it (else it is empty)."""
@@ -352,6 +356,9 @@ def _scan_link_target(s: str, i: int, parens: list[dict[int, int]]) -> tuple[str
         hstart = j
         while j < n:
             c = s[j]
+            if c not in PATH_STOPS:     # most of a path: jump over the run of such characters
+                j = PATH_RUN.match(s, j).end()
+                continue
             if c == "\\" and j + 1 < n:
                 j += 2
                 continue
