@@ -43,12 +43,6 @@ def _wanted(code: str, select: set[str] | None, ignore: set[str] | None) -> bool
     return True
 
 
-def applies(rule: Rule, post: Post, site: Site) -> bool:
-    if rule.scope == "series":
-        return site.series_of(post) is not None
-    return True
-
-
 def post_rules(select=None, ignore=None) -> list[tuple[str, Rule]]:
     """The post rules a run checks (by --select / --ignore), in code order."""
     return [(code, rule) for code, rule in REGISTRY.items() if rule.target == "post" and _wanted(code, select, ignore)]
@@ -61,8 +55,8 @@ def lint_post(post: Post, site: Site, select=None, ignore=None, rules=None) -> l
     sup = suppressions(post)
     out: list[Finding] = []
     for code, rule in rules if rules is not None else post_rules(select, ignore):
-        if not applies(rule, post, site):
-            continue
+        if rule.scope == "series" and series is None:
+            continue   # a rule for series posts, and the post is in no series
         sev = severity_for(rule, series)
         if sev == "off":
             continue
