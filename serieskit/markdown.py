@@ -23,9 +23,9 @@ HEADING_START = re.compile(r" {0,3}(#{1,6})[ \t]")
 LIST_ITEM = re.compile(r"^[ \t]*(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)")
 LIST_LEAD = frozenset("-*+0123456789")   # the characters a list item's line can start with
 NESTING_LEAD = frozenset(" \t>-*+0123456789")   # those a nested line can start with (see nesting())
-# A line that starts with none of these, and contains none of `<[|~`, no `-->` or `--!>` and only
-# backticks that pair up in order, is plain prose (BodyParser._plain, the fast path).
-PLAIN_EXCLUDED_FIRST = frozenset(" \t#>-*+0123456789=_|[!<`~:")
+# A line that starts with none of these, and contains none of `<[~`, no `-->` or `--!>` and only
+# backticks that pair up in order, is prose, a heading or a table row (BodyParser._plain, the fast path).
+PLAIN_EXCLUDED_FIRST = frozenset(" \t>-*+0123456789=_[!<`~:")
 TABLE_SEP = re.compile(r"^[ \t]*\|?[ \t]*:?-{1,}:?[ \t]*(?:\|[ \t]*:?-{1,}:?[ \t]*)*\|?[ \t]*$")
 LINK_DEF = re.compile(r"^ {0,3}\[(?P<label>[^\]]+)\]:[ \t]*(?P<href><[^>]*>|\S+)")
 CONTAINER = re.compile(r"[ \t]*(?:>|(?:[-*+]|\d{1,9}[.)])(?=[ \t]|$))[ \t]?")
@@ -608,10 +608,10 @@ class BodyParser:
 
     # --- the constructs, in the order step() tries them ---------------------------------------------
     def _plain(self, ln: int, raw: str) -> bool:
-        """The fast path: a blank line or a line of plain prose between blocks (nothing in it can open
-        a fence, comment, HTML block, link, table, heading, list or quote, its backticks if any pair up
-        in order, and no block is open), whose prose is the line with those code spans blanked out,
-        exactly as the full path finds. (parse() calls it outside fences.)"""
+        """The fast path: a blank line, or a line of prose, a heading or a table row between blocks
+        (nothing in it can open a fence, comment, HTML block, link, list or quote, its backticks if any
+        pair up in order, and no block is open), whose prose is the line with those code spans blanked
+        out, exactly as the full path finds. (parse() calls it outside fences.)"""
         if self.in_comment or self.html_tag is not None or self.span is not None or self.in_indented_code:
             return False
         if not raw or raw.isspace():
@@ -622,7 +622,7 @@ class BodyParser:
             self.prev_blank = True
             return True
         # (one `in` per character: a regex over a long line of Chinese costs several times more)
-        if raw[0] in PLAIN_EXCLUDED_FIRST or "<" in raw or "[" in raw or "|" in raw or "~" in raw \
+        if raw[0] in PLAIN_EXCLUDED_FIRST or "<" in raw or "[" in raw or "~" in raw \
                 or ("--" in raw and ("-->" in raw or "--!>" in raw)):
             return False
         if "`" in raw:
@@ -634,7 +634,12 @@ class BodyParser:
         if self.prev_blank:
             self.block_start = ln
             self.in_list = False
-        if self.table_lines:
+        hm = heading(raw) if raw[0] == "#" else None
+        if hm:
+            self._heading(ln, raw, hm)
+        elif "|" in raw and (raw.lstrip().startswith("|") or self.table_lines):
+            self.table_lines.append((ln, raw))     # as _structure() does
+        elif self.table_lines:
             self._flush_table()
         self.prev_blank = False
         return True
@@ -798,11 +803,7 @@ class BodyParser:
             self.in_list = False
         hm = heading(masked, self.fast) if lead == "#" else None
         if hm and not self.in_comment:
-            self._flush_table()
-            level, htext = hm
-            col = masked.find(htext) + 1 if htext else len(masked) + 1
-            body.headings.append(Heading(ln, level, htext, col))
-            self.in_list = False
+            self._heading(ln, masked, hm)
         elif masked.lstrip().startswith("|") or (self.table_lines and "|" in masked):
             self.table_lines.append((ln, masked))
         else:
@@ -819,6 +820,14 @@ class BodyParser:
                 # record the caption tail from the raw line, so trailing spaces are the author's
                 img.tail = raw[img.close_col - 1:] if len(raw) >= img.close_col - 1 else ""
                 body.images.append(img)
+
+    def _heading(self, ln: int, masked: str, hm: tuple[int, str]) -> None:
+        """A heading line (hm: heading()'s level and text): it ends a table and a list."""
+        self._flush_table()
+        level, htext = hm
+        col = masked.find(htext) + 1 if htext else len(masked) + 1
+        self.body.headings.append(Heading(ln, level, htext, col))
+        self.in_list = False
 
     def _nesting(self, ln: int, masked: str) -> None:
         """Lists and quotes nested past MAX_NESTING (SYN002): one DeepBlock per run of lines."""
