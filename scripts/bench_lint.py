@@ -7,19 +7,23 @@
 Generates N realistic posts (scripts/gen_synthetic.py; about 6,000 Chinese characters, 3 diagrams,
 2 figures and 2 tables each; cached under .bench/), then runs the lint CLI on them as an author
 would (`python scripts/lint.py`, a fresh process: interpreter start, imports, reading, parsing,
-every rule, report) and reports the median wall time, posts per second and peak memory (RSS of
-the process). A breakdown measured in-process splits reading + parsing (load_site) from the rules.
-Target (issue 3): all 1,000 posts in under 2 seconds on the 2-core machine.
+every rule, report) and reports the median wall time, its CPU time, posts per second and peak
+memory (RSS of the process). A breakdown measured in-process splits reading + parsing (load_site)
+from the rules, without the cyclic garbage collector as in the CLI (serieskit/cli.py main()).
+Target (issue 16): all 1,000 posts in under 1.5 seconds on the 2-core machine (issue 3: under 2 s).
+On a busy machine the wall and CPU times both rise (the CPU time less so): record figures from a
+quiet one (load average under 1).
 """
 from __future__ import annotations
 
 import argparse
 import datetime as dt
+import gc
 import time
 
 from _bench import PY, ROOT, env, machine, md_table, median, run, synthetic, table, update_page
 
-TARGET_S = 2.0
+TARGET_S = 1.5     # issue 16 (issue 3 asked for 2 s)
 
 
 def main(argv=None) -> int:
@@ -45,16 +49,20 @@ def main(argv=None) -> int:
     runs = [run(cmd, cwd=proj, env=env()) for _ in range(a.repeat)]
     assert all(r.rc == 0 for r in runs)
 
-    # in-process breakdown (no interpreter start, no imports)
+    # in-process breakdown (no interpreter start, no imports), without the collector as in the CLI
     from serieskit.engine import lint
     from serieskit.loader import load_site
     loads, rules = [], []
     for _ in range(a.repeat):
+        site = findings = None
+        gc.collect()
+        gc.disable()
         t0 = time.perf_counter()
         site = load_site(proj, today=dt.date(2026, 6, 1))
         t1 = time.perf_counter()
         findings = lint(site)
         t2 = time.perf_counter()
+        gc.enable()
         assert not findings
         loads.append(t1 - t0)
         rules.append(t2 - t1)
@@ -68,9 +76,9 @@ def main(argv=None) -> int:
     print(table(rows, ["", "median s", "CPU s", "posts/s", "peak RSS MB"]))
     print(f"\nruns (s): {', '.join(f'{r.wall:.2f}' for r in runs)}")
     if a.n >= 1000:
-        verdict = f"target: 1,000 posts in < {TARGET_S:.0f} s: " + ("met" if wall * 1000 / a.n < TARGET_S else "NOT met")
+        verdict = f"target: 1,000 posts in < {TARGET_S:g} s: " + ("met" if wall * 1000 / a.n < TARGET_S else "NOT met")
     else:
-        verdict = "(the target, 1,000 posts in < 2 s, is checked by the full run)"
+        verdict = f"(the target, 1,000 posts in < {TARGET_S:g} s, is checked by the full run)"
     print(f"\nlint: {a.n} posts in {wall:.2f} s (median of {a.repeat}) = {a.n / wall:.0f} posts/s, "
           f"peak RSS {max(r.maxrss_mb for r in runs):.0f} MB; {verdict}")
     if not a.no_write and a.n == 1000:
@@ -79,7 +87,7 @@ def main(argv=None) -> int:
             ["1,000 篇，命令行 `scripts/lint.py` 端到端（含解释器启动）", f"**{wall:.2f} s**", f"{a.n / wall:.0f}", f"{rss:.0f} MB"],
             ["其中读取与解析（`load_site`）", f"{median(loads):.2f} s", f"{a.n / median(loads):.0f}", ""],
             ["其中全部规则（`lint`）", f"{median(rules):.2f} s", f"{a.n / median(rules):.0f}", ""]]),
-            "", f"目标：1,000 篇 2 秒内。测量：{time.strftime('%Y-%m-%d')}；{machine()}；{a.repeat} 次运行的中位数。"]))
+            "", f"目标：1,000 篇 {TARGET_S:g} 秒内。测量：{time.strftime('%Y-%m-%d')}；{machine()}；{a.repeat} 次运行的中位数。"]))
         print("wrote docs/performance.md")
     return 0
 
