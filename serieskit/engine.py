@@ -43,20 +43,20 @@ def _wanted(code: str, select: set[str] | None, ignore: set[str] | None) -> bool
     return True
 
 
-def applies(rule: Rule, post: Post, site: Site) -> bool:
-    if rule.scope == "series":
-        return site.series_of(post) is not None
-    return True
+def post_rules(select=None, ignore=None) -> list[tuple[str, Rule]]:
+    """The post rules a run checks (by --select / --ignore), in code order."""
+    return [(code, rule) for code, rule in REGISTRY.items() if rule.target == "post" and _wanted(code, select, ignore)]
 
 
-def lint_post(post: Post, site: Site, select=None, ignore=None) -> list[Finding]:
+def lint_post(post: Post, site: Site, select=None, ignore=None, rules=None) -> list[Finding]:
+    """The findings of one post; `rules` is post_rules(select, ignore) when the caller has it."""
     series = site.series_of(post)
     ctx = Ctx(site, site.conv, series)
     sup = suppressions(post)
     out: list[Finding] = []
-    for code, rule in REGISTRY.items():
-        if rule.target != "post" or not _wanted(code, select, ignore) or not applies(rule, post, site):
-            continue
+    for code, rule in rules if rules is not None else post_rules(select, ignore):
+        if rule.scope == "series" and series is None:
+            continue   # a rule for series posts, and the post is in no series
         sev = severity_for(rule, series)
         if sev == "off":
             continue
@@ -81,10 +81,11 @@ def lint(site: Site, only: set[str] | None = None, select: set[str] | None = Non
          ignore: set[str] | None = None) -> list[Finding]:
     """All findings of the site (or of the files in `only`, by repo-relative path), sorted."""
     findings: list[Finding] = []
+    rules = post_rules(select, ignore)
     for post in site.posts:
         if only is not None and post.rel not in only:
             continue
-        findings.extend(lint_post(post, site, select, ignore))
+        findings.extend(lint_post(post, site, rules=rules))
     ctx = Ctx(site, site.conv)
     for code, rule in REGISTRY.items():
         if rule.target != "site" or not _wanted(code, select, ignore):

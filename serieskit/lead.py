@@ -4,6 +4,7 @@ Parsed once per post and cached on it; the SIS and TML rules and the renderer sh
 """
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass, field
 
@@ -88,14 +89,8 @@ def _sister_line(post: Post, conv: Conventions) -> SisterLine | None:
         if not first_text.startswith(conv.sister_prefix):
             continue
         result = SisterLine(first_ln, first_off + 1)
-        # Work on the paragraph's lines, keeping (line, column) of every character.
-        chars: list[tuple[str, int, int]] = []
-        for k, (ln, text, off) in enumerate(para):
-            start = len(conv.sister_prefix) if k == 0 else 0
-            for i, ch in enumerate(text[start:], start):
-                chars.append((ch, ln, off + i + 1))
-            chars.append((" ", ln, off + len(text) + 1))
-        joined = "".join(c for c, _, _ in chars)
+        # Work on the paragraph's lines joined by spaces; at(i) is (line, column) of joined[i].
+        joined, at = _joined(para, len(conv.sister_prefix))
         pos = 0
         pieces = []
         for m in conv.sister_separator.finditer(joined):
@@ -109,13 +104,14 @@ def _sister_line(post: Post, conv: Conventions) -> SisterLine | None:
             if not seg_s:
                 continue
             a2 = a + lstrip
-            ch_line, ch_col = chars[a2][1], chars[a2][2]
-            end_line, end_col = chars[a2 + len(seg_s) - 1][1], chars[a2 + len(seg_s) - 1][2] + 1
+            ch_line, ch_col = at(a2)
+            end_line, end_col = at(a2 + len(seg_s) - 1)
+            end_col += 1
             m = LINK_ITEM.match(seg_s)
             if m:
                 note = (m.group("note") or "").strip()
                 item = SisterItem(ch_line, ch_col, end_col, seg_s, "link", m.group("href").strip("<>"),
-                                  chars[a2 + m.start("href")][2], m.group("text"), note)
+                                  at(a2 + m.start("href"))[1], m.group("text"), note)
                 item.marked = bool(note and MARKER_ANY.fullmatch(note))
                 item.marker_exact = note == conv.planned_marker
                 item.end_line = end_line
@@ -127,6 +123,27 @@ def _sister_line(post: Post, conv: Conventions) -> SisterLine | None:
             result.items.append(item)
         break
     return result
+
+
+def _joined(para: list[tuple[int, str, int]], skip: int):
+    """A paragraph's lines (after the first `skip` characters) each followed by a space, as one
+    string, and the function giving (line, column) of each of its characters."""
+    pieces: list[str] = []
+    starts: list[int] = []                  # where each line starts in the joined string
+    places: list[tuple[int, int]] = []      # (line, column) of that first character
+    pos = 0
+    for k, (ln, text, off) in enumerate(para):
+        start = skip if k == 0 else 0
+        starts.append(pos)
+        places.append((ln, off + start + 1))
+        pieces.append(text[start:] + " ")
+        pos += len(pieces[-1])
+
+    def at(i: int) -> tuple[int, int]:
+        k = bisect.bisect_right(starts, i) - 1
+        ln, col = places[k]
+        return ln, col + i - starts[k]
+    return "".join(pieces), at
 
 
 def banner(post: Post, conv: Conventions) -> Banner | None:

@@ -15,7 +15,8 @@ import yaml
 from .frontmatter import yaml_error
 from .config import CONVENTIONS_FILE, Conventions, ConfigError, load_conventions
 from .finding import problem
-from .model import (MANIFEST, SERIES_DIR, SLUG_RE, Finding, GlossaryEntry, Planned, Post, Series, Site, Skipped)
+from .model import (MANIFEST, SERIES_DIR, SLUG_RE, Finding, GlossaryEntry, Planned, Post, Series, Site, Skipped,
+                    relative)
 from .schema import SWITCHES, manifest_value_ok
 
 
@@ -238,8 +239,8 @@ def load_site(root: str | Path, conventions: Conventions | None = None, today: d
             if area.is_dir() and not area.is_symlink() and (area / MANIFEST).is_file():
                 series[area.name] = load_series(root, area, conv, previous.series.get(area.name) if reuse else None)
         for path in _walk(root, sroot, fs_problems):
-            rel = path.relative_to(root).as_posix()
-            site_rel = path.relative_to(sroot).as_posix()
+            rel = relative(path, root)
+            site_rel = rel[len(SERIES_DIR) + 1:]
             if path.suffix == ".md":
                 try:
                     st = path.stat()

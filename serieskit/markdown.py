@@ -10,6 +10,7 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 
 FENCE_OPEN = re.compile(r"^(?P<indent>[ \t]*)(?:>[ \t]?)*(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
 # The info string superfences accepts (language, then `{attributes}` or `key="value"` options);
@@ -18,11 +19,13 @@ FENCE_INFO = re.compile(r"""^[ \t]*(?:\.?[\w#.+-]+(?=[\t ]|$))?"""
                         r"""(?:[ \t]*\{[^\n]*\}|(?:[ \t]*[a-zA-Z][a-zA-Z0-9_]*(?:=(?P<q>"|').*?(?P=q))?(?=[\t ]|$))+)?[ \t]*$""")
 FENCE_CLOSE = re.compile(r"^[ \t]*(?:>[ \t]?)*(`{3,}|~{3,})[ \t]*$")
 HEADING = re.compile(r"^ {0,3}(?P<hashes>#{1,6})(?:[ \t]+(?P<text>.*?))?(?:[ \t]+#+)?[ \t]*$")
+HEADING_START = re.compile(r" {0,3}(#{1,6})[ \t]")
 LIST_ITEM = re.compile(r"^[ \t]*(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)")
 LIST_LEAD = frozenset("-*+0123456789")   # the characters a list item's line can start with
-# A line that starts with none of these and contains none of the next is plain prose (parse_body's fast path).
-PLAIN_EXCLUDED_FIRST = frozenset(" \t#>-*+0123456789=_|[!<`~:")
-PLAIN_EXCLUDED = re.compile(r"[`<\[|~]|-->|--!>")
+NESTING_LEAD = frozenset(" \t>-*+0123456789")   # those a nested line can start with (see nesting())
+# A line that starts with none of these, and contains none of `<[~`, no `-->` or `--!>` and only
+# backticks that pair up in order, is prose, a heading or a table row (BodyParser._plain, the fast path).
+PLAIN_EXCLUDED_FIRST = frozenset(" \t>-*+0123456789=_[!<`~:")
 TABLE_SEP = re.compile(r"^[ \t]*\|?[ \t]*:?-{1,}:?[ \t]*(?:\|[ \t]*:?-{1,}:?[ \t]*)*\|?[ \t]*$")
 LINK_DEF = re.compile(r"^ {0,3}\[(?P<label>[^\]]+)\]:[ \t]*(?P<href><[^>]*>|\S+)")
 CONTAINER = re.compile(r"[ \t]*(?:>|(?:[-*+]|\d{1,9}[.)])(?=[ \t]|$))[ \t]?")
@@ -110,11 +113,24 @@ class DeepBlock:
     depth: int                # deepest nesting in the block
 
 
+def heading(text: str, fast: bool = True) -> tuple[int, str] | None:
+    """(level, text stripped) of an ATX heading line, or None.
+
+    The common heading ends with neither `#` nor a space or tab: then no closing `#`s or trailing
+    blanks can match, and its text is all after the blanks that follow the `#`s (HEADING's lazy
+    text, tried at every character, costs several times more). `fast=False`: always HEADING."""
+    if fast and text[-1:] not in ("#", " ", "\t", ""):
+        m = HEADING_START.match(text)
+        return (len(m.group(1)), text[m.end():].strip()) if m else None
+    hm = HEADING.match(text)
+    return (len(hm.group("hashes")), (hm.group("text") or "").strip()) if hm else None
+
+
 def nesting(text: str) -> tuple[int, int]:
     """(depth, col) of a line's block nesting as Python-Markdown sees it: a level per 4 columns of
     indentation plus one per list marker or `>` at the start (`- - - x` is three nested items).
     `col` is the 1-based column where level MAX_NESTING + 1 starts (0 when not reached)."""
-    if not text or text[0] not in " \t>-*+0123456789":
+    if text[:1] not in NESTING_LEAD:
         return 0, 0      # the common case: a line that starts with its text
     width = 0
     for ch in text:
@@ -170,7 +186,24 @@ def comment_close(text: str, start: int, opening: bool = False) -> tuple[int, in
 BACKTICKS = re.compile(r"`+")
 
 
-def _mask_inline_code(text: str, later=None, longest_later: int = 0,
+def _single_ticks(text: str) -> bool:
+    """The common line: single backticks, an even number of them, no escapes (they pair up in order)."""
+    return "\\" not in text and "``" not in text and text.count("`") % 2 == 0
+
+
+def _mask_single_ticks(text: str) -> str:
+    """A `_single_ticks` line with its code spans blanked out."""
+    pieces, last, a = [], 0, text.find("`")
+    while a >= 0:
+        b = text.find("`", a + 1)
+        pieces += [text[last:a], " " * (b + 1 - a)]
+        last = b + 1
+        a = text.find("`", last)
+    pieces.append(text[last:])
+    return "".join(pieces)
+
+
+def _mask_inline_code(text: str, later=None, longest_later=None,
                       start: int = 0, fast: bool = True) -> tuple[str, tuple[int, int] | None, int]:
     """Blank out inline code spans on one line, paired as Python-Markdown (3.x) pairs them.
 
@@ -179,23 +212,15 @@ def _mask_inline_code(text: str, later=None, longest_later: int = 0,
     shorter than M (the opener being its first ticks, the rest of the run code); else the opener is
     literal and Python-Markdown resumes 2*M characters after the opener's first tick (so it can land
     inside the next run). Later runs include the later lines of the paragraph: `later(M)` says if a
-    run of exactly M ticks is there, `longest_later` is the longest run there; when the code closes
+    run of exactly M ticks is there, `longest_later()` is the longest run there; when the code closes
     on a later line the span stays open, returned as (index, ticks), and the rest of the line is its
     code. Scanning starts at `start` (carried over from the line before). Returns (masked text,
     open span or None, characters to skip at the start of the next line). Linear up to a logarithm.
     """
     if "`" not in text[start:]:
         return text, None, 0
-    if fast and not start and "\\" not in text and "``" not in text and text.count("`") % 2 == 0:
-        # the common line: single backticks, an even number, no escapes: they pair up in order
-        pieces, last, a = [], 0, text.find("`")
-        while a >= 0:
-            b = text.find("`", a + 1)
-            pieces += [text[last:a], " " * (b + 1 - a)]
-            last = b + 1
-            a = text.find("`", last)
-        pieces.append(text[last:])
-        return "".join(pieces), None, 0
+    if fast and not start and _single_ticks(text):
+        return _mask_single_ticks(text), None, 0
     runs = [(m.start(), m.end()) for m in BACKTICKS.finditer(text)]
     run_starts = [a for a, _ in runs]
     exact: dict[int, list[int]] = {}      # run length -> indices of the runs of that length
@@ -228,8 +253,9 @@ def _mask_inline_code(text: str, later=None, longest_later: int = 0,
             break
         else:
             n, j = longest[k + 1]
-            if longest_later > n and longest_later < m:
-                open_span = (a, longest_later)     # closes at the first such run of a later line
+            beyond = longest_later() if longest_later is not None else 0
+            if beyond > n and beyond < m:
+                open_span = (a, beyond)     # closes at the first such run of a later line
                 break
             if not 0 < n < m:
                 pos = a + 2 * m
@@ -275,33 +301,47 @@ def _split_cells(text: str) -> list[str]:
         s = s[1:]
     if s.endswith("|") and not s.endswith("\\|"):
         s = s[:-1]
-    return [c.strip() for c in re.split(r"(?<!\\)\|", s)]
-
-
-_PAIR_RX: dict[tuple[str, str], re.Pattern] = {}
+    cells = s.split("|") if "\\" not in s else re.split(r"(?<!\\)\|", s)   # (only a backslash escapes a `|`)
+    return [c.strip() for c in cells]
 
 
 def _matches(s: str, opener: str, closer: str) -> dict[int, int]:
-    """Index of each `opener` in `s` -> index of its matching `closer` (backslash escapes skipped);
-    unmatched openers are left out. One pass over the brackets only, so scanning a line stays
-    linear however it nests."""
-    rx = _PAIR_RX.get((opener, closer))
-    if rx is None:
-        rx = _PAIR_RX[(opener, closer)] = re.compile(r"\\.|[" + re.escape(opener + closer) + "]", re.S)
+    """Index of each `opener` in `s` -> index of its matching `closer` (a bracket after an odd number
+    of backslashes is escaped); unmatched openers are left out. One pass over the brackets only,
+    found with str.find, so scanning a line stays linear however it nests."""
     stack: list[int] = []
     out: dict[int, int] = {}
-    for m in rx.finditer(s):
-        c = m.group()
-        if c == opener:
-            stack.append(m.start())
-        elif c == closer and stack:
-            out[stack.pop()] = m.start()
+    escapes = "\\" in s
+    for i in sorted(_positions(s, opener) + _positions(s, closer)):
+        if escapes:
+            j = i
+            while j and s[j - 1] == "\\":
+                j -= 1
+            if (i - j) % 2:
+                continue
+        if s[i] == opener:
+            stack.append(i)
+        elif stack:
+            out[stack.pop()] = i
     return out
 
 
-def _scan_link_target(s: str, i: int, parens: dict[int, int]) -> tuple[str, int, int] | None:
+def _positions(s: str, ch: str) -> list[int]:
+    """Index of each `ch` in `s`."""
+    out, i = [], s.find(ch)
+    while i >= 0:
+        out.append(i)
+        i = s.find(ch, i + 1)
+    return out
+
+
+PATH_STOPS = "\\() \t"     # the characters _scan_link_target looks at in a link's path
+PATH_RUN = re.compile(r"[^\\() \t]+")
+
+
+def _scan_link_target(s: str, i: int, parens: list[dict[int, int]]) -> tuple[str, int, int] | None:
     """At s[i] == '(' return (href, href_start, index after the closing ')'), or None.
-    `parens` is `_matches(s, "(", ")")`."""
+    `parens` holds `_matches(s, "(", ")")` once a path with a `(` has needed it (else it is empty)."""
     n = len(s)
     j = i + 1
     while j < n and s[j] in " \t":
@@ -316,13 +356,18 @@ def _scan_link_target(s: str, i: int, parens: dict[int, int]) -> tuple[str, int,
         hstart = j
         while j < n:
             c = s[j]
+            if c not in PATH_STOPS:     # most of a path: jump over the run of such characters
+                j = PATH_RUN.match(s, j).end()
+                continue
             if c == "\\" and j + 1 < n:
                 j += 2
                 continue
             if c == "(":
-                if j not in parens:
+                if not parens:
+                    parens.append(_matches(s, "(", ")"))
+                if j not in parens[0]:
                     return None      # never closed: no `)` at this depth can follow
-                j = parens[j] + 1    # a balanced group inside the path
+                j = parens[0][j] + 1     # a balanced group inside the path
                 continue
             if c == ")":
                 break
@@ -356,10 +401,10 @@ def scan_links(line_no: int, s: str) -> tuple[list[Link], list[Image]]:
     """Inline links and images on one (masked) line, in time linear in its length."""
     links: list[Link] = []
     images: list[Image] = []
-    if "[" not in s:
+    if "](" not in s:     # every link and image has one (brackets in a formula have not)
         return links, images
     brackets = _matches(s, "[", "]")
-    parens = _matches(s, "(", ")") if "(" in s else {}
+    parens: list[dict[int, int]] = []   # the pairs of parentheses, found when a path holds one
     n = len(s)
     i = s.find("[")
     while 0 <= i < n:
@@ -387,78 +432,103 @@ def scan_links(line_no: int, s: str) -> tuple[list[Link], list[Image]]:
     return links, images
 
 
-@dataclass
 class Lookahead:
-    """What the parser needs to know about the lines after the one it is on, built in one backward
-    pass before the forward one (all lists are indexed by 0-based line index, with one entry past
-    the end): where the next comment closer, blank line and comment opener are, the longest closing
-    fence still to come, the longest backtick run left in the paragraph, and which lines hold a
-    backtick run of each length."""
-    n: int
-    next_close: list[int]       # first line at or after i with `-->` or `--!>`
-    next_blank: list[int]       # first blank line at or after i
-    next_open: list[int]        # first line at or after i with `<!--`
-    longest_fence: dict[str, list[int]]   # "`" / "~" -> longest closing fence alone on a line at or after i
-    para_longest: list[int]     # longest backtick run on lines i.. to the end of their paragraph
-    run_lines: dict[int, list[int]]       # run length -> lines holding such a run (ascending)
+    """What the parser needs to know about the lines after the one it is on: where the next comment
+    closer, blank line and comment opener are, the longest closing fence still to come, the longest
+    backtick run left in the paragraph, and which lines hold a backtick run of each length.
 
-    @classmethod
-    def build(cls, lines: list[str], first: int) -> "Lookahead":
-        n = len(lines)
-        la = cls(n, [n] * (n + 1), [n] * (n + 1), [n] * (n + 1), {"`": [0] * (n + 1), "~": [0] * (n + 1)},
-                 [0] * (n + 1), {})
-        next_close, next_blank, next_open, para_longest = la.next_close, la.next_blank, la.next_open, la.para_longest
-        long_ticks, long_tildes = la.longest_fence["`"], la.longest_fence["~"]
-        ticks = tildes = 0
-        close_at = blank_at = open_at = n
-        for i in range(n - 1, first - 2, -1):
-            line = lines[i]
-            if "-->" in line or "--!>" in line:
-                close_at = i
-            if "<!--" in line:
-                open_at = i
-            next_close[i], next_open[i] = close_at, open_at
-            if not line or line.isspace():
-                blank_at = i
-                next_blank[i] = i
-            else:
-                next_blank[i] = blank_at
-                if "`" in line:
-                    lengths = {len(r) for r in BACKTICKS.findall(line)}
-                    for length in lengths:
-                        la.run_lines.setdefault(length, []).append(i)
-                    here = max(lengths)
-                    para_longest[i] = here if here > para_longest[i + 1] else para_longest[i + 1]
-                else:
-                    para_longest[i] = para_longest[i + 1]
-            if "```" in line or "~~~" in line:
-                fc = FENCE_CLOSE.match(line)
-                if fc:
-                    if fc.group(1)[0] == "`":
-                        ticks = max(ticks, len(fc.group(1)))
-                    else:
-                        tildes = max(tildes, len(fc.group(1)))
-            long_ticks[i] = ticks
-            long_tildes[i] = tildes
-        for found in la.run_lines.values():
-            found.reverse()                         # ascending line order, for bisect
-        return la
+    Each kind of line that matters (blank lines, comment markers, backtick runs, closing fences) is
+    kept as an ascending list of 0-based line indices, made on the parser's first question about it
+    (most posts never ask about comments or code spans across lines): a question about "the first
+    such line after i" is then a binary search. Lines before `first` (the frontmatter) are left out.
+    """
+
+    def __init__(self, lines: list[str], first: int):
+        self.lines, self.n = lines, len(lines)
+        self.rows = range(max(first - 1, 0), self.n)
+        self._fences: dict[str, tuple[list[int], list[int]]] = {}
+
+    @cached_property
+    def blank(self) -> list[int]:
+        lines = self.lines
+        return [i for i in self.rows if not lines[i] or lines[i].isspace()]
+
+    @cached_property
+    def ticks(self) -> list[int]:
+        """The lines with a backtick."""
+        lines = self.lines
+        return [i for i in self.rows if "`" in lines[i]]
+
+    @cached_property
+    def comments(self) -> tuple[list[int], list[int]]:
+        """The lines with a comment closer (`-->`, `--!>`) and those with an opener (`<!--`)."""
+        lines = self.lines
+        marked = [i for i in self.rows if "--" in lines[i]]
+        return ([i for i in marked if "-->" in lines[i] or "--!>" in lines[i]], [i for i in marked if "<!--" in lines[i]])
+
+    @cached_property
+    def runs(self) -> tuple[dict[int, list[int]], list[int]]:
+        """Run length -> the lines holding a run of it; and for each line of `ticks`, the longest
+        run on it and on the later lines of its paragraph."""
+        lines, ticks = self.lines, self.ticks
+        by_length: dict[int, list[int]] = {}
+        longest = []
+        for i in ticks:
+            # (a line without a double backtick has runs of one only)
+            lengths = {len(r) for r in BACKTICKS.findall(lines[i])} if "``" in lines[i] else {1}
+            for length in lengths:
+                by_length.setdefault(length, []).append(i)
+            longest.append(max(lengths))
+        paragraph = [bisect.bisect_left(self.blank, i) for i in ticks]   # lines with the same next blank line
+        for k in range(len(ticks) - 2, -1, -1):
+            if paragraph[k] == paragraph[k + 1]:
+                longest[k] = max(longest[k], longest[k + 1])
+        return by_length, longest
+
+    def _closing_fences(self, ch: str) -> tuple[list[int], list[int]]:
+        """The lines of closing fences of `ch` ("`" or "~"), and the longest of them from each on."""
+        hit = self._fences.get(ch)
+        if hit is None:
+            lines = self.lines
+            found = [(i, len(m.group(1))) for i in (self.ticks if ch == "`" else self.rows) if ch * 3 in lines[i]
+                     and (m := FENCE_CLOSE.match(lines[i])) and m.group(1)[0] == ch]
+            suffix = [length for _, length in found]
+            for k in range(len(suffix) - 2, -1, -1):
+                suffix[k] = max(suffix[k], suffix[k + 1])
+            hit = self._fences[ch] = ([i for i, _ in found], suffix)
+        return hit
+
+    def _first(self, found: list[int], i: int) -> int:
+        """The first entry of `found` at or after `i`, else n."""
+        j = bisect.bisect_left(found, i)
+        return found[j] if j < len(found) else self.n
+
+    def next_blank(self, i: int) -> int:
+        """The first blank line at or after i (n when there is none)."""
+        return self._first(self.blank, i)
+
+    def para_longest(self, i: int) -> int:
+        """The longest backtick run on lines i.. to the end of their paragraph (0 on a blank line)."""
+        ticks = self.ticks
+        j = bisect.bisect_left(ticks, i)
+        return self.runs[1][j] if j < len(ticks) and ticks[j] < self.next_blank(i) else 0
 
     def closing_fence_after(self, i: int, marker: str) -> bool:
         """A fence opened on line i with `marker` is closed later (else superfences takes it as text)."""
-        return self.longest_fence[marker[0]][i + 1] >= len(marker)
+        found, suffix = self._closing_fences(marker[0])
+        j = bisect.bisect_right(found, i)
+        return j < len(found) and suffix[j] >= len(marker)
 
     def run_later_in_paragraph(self, i: int, length: int) -> bool:
         """A run of exactly `length` backticks on a later line of the paragraph of line i?"""
-        found = self.run_lines.get(length, [])
-        j = bisect.bisect_right(found, i)
-        return j < len(found) and found[j] < self.next_blank[i + 1]
+        return self._first(self.runs[0].get(length, []), i + 1) < self.next_blank(i + 1)
 
     def comment_closes_later(self, i: int, inline: bool) -> bool:
         """A `<!--` left open on line i is a comment: a closer follows (anywhere for one at the start
         of a line; within the paragraph, before another `<!--`, for one inside a line)."""
-        later = self.next_close[i + 1]
-        return later < self.n and (not inline or (later < self.next_blank[i + 1] and not self.next_open[i + 1] < later))
+        closers, openers = self.comments
+        later = self._first(closers, i + 1)
+        return later < self.n and (not inline or (later < self.next_blank(i + 1) and not self._first(openers, i + 1) < later))
 
 
 class BodyParser:
@@ -478,7 +548,7 @@ class BodyParser:
         self.lines, self.first, self.fast = lines, first, fast
         self.body = Body()
         self.prose, self.in_code = self.body.prose, self.body.in_code    # the two most written
-        self.ahead = Lookahead.build(lines, first)
+        self.ahead = Lookahead(lines, first)
         self.fence: Fence | None = None             # the fence we are in
         self.in_comment = False                     # inside a comment that spans lines
         self.comment_start = (0, 0)
@@ -538,9 +608,10 @@ class BodyParser:
 
     # --- the constructs, in the order step() tries them ---------------------------------------------
     def _plain(self, ln: int, raw: str) -> bool:
-        """The fast path: a blank line or a line of plain prose between blocks (nothing in it can open
-        a fence, comment, HTML block, code span, link, table, heading, list or quote, and no block is
-        open), which is its own prose, exactly as the full path finds. (parse() calls it outside fences.)"""
+        """The fast path: a blank line, or a line of prose, a heading or a table row between blocks
+        (nothing in it can open a fence, comment, HTML block, link, list or quote, its backticks if any
+        pair up in order, and no block is open), whose prose is the line with those code spans blanked
+        out, exactly as the full path finds. (parse() calls it outside fences.)"""
         if self.in_comment or self.html_tag is not None or self.span is not None or self.in_indented_code:
             return False
         if not raw or raw.isspace():
@@ -550,17 +621,28 @@ class BodyParser:
                 self._flush_table()
             self.prev_blank = True
             return True
-        if raw[0] not in PLAIN_EXCLUDED_FIRST and not PLAIN_EXCLUDED.search(raw):
-            self.prose[ln] = raw
-            self.skip_ticks = 0
-            if self.prev_blank:
-                self.block_start = ln
-                self.in_list = False
-            if self.table_lines:
-                self._flush_table()
-            self.prev_blank = False
-            return True
-        return False
+        # (one `in` per character: a regex over a long line of Chinese costs several times more)
+        if raw[0] in PLAIN_EXCLUDED_FIRST or "<" in raw or "[" in raw or "~" in raw \
+                or ("--" in raw and ("-->" in raw or "--!>" in raw)):
+            return False
+        if "`" in raw:
+            if self.skip_ticks or not _single_ticks(raw):
+                return False
+            raw = _mask_single_ticks(raw)
+        self.prose[ln] = raw
+        self.skip_ticks = 0
+        if self.prev_blank:
+            self.block_start = ln
+            self.in_list = False
+        hm = heading(raw) if raw[0] == "#" else None
+        if hm:
+            self._heading(ln, raw, hm)
+        elif "|" in raw and (raw.lstrip().startswith("|") or self.table_lines):
+            self.table_lines.append((ln, raw))     # as _structure() does
+        elif self.table_lines:
+            self._flush_table()
+        self.prev_blank = False
+        return True
 
     def _in_fence(self, ln: int, raw: str) -> None:
         """A line inside a fence: code, until the closing fence (same character, at least as long)."""
@@ -700,7 +782,7 @@ class BodyParser:
             self.skip_ticks = 0
             return text
         masked, opened, self.skip_ticks = _mask_inline_code(
-            text, lambda m: self.ahead.run_later_in_paragraph(idx, m), self.ahead.para_longest[idx + 1],
+            text, lambda m: self.ahead.run_later_in_paragraph(idx, m), lambda: self.ahead.para_longest(idx + 1),
             min(self.skip_ticks, len(text)), fast=self.fast)
         self.prose[ln] = masked
         if self.span is None and opened is not None and not blank and ln not in self.body.raw_html:
@@ -712,19 +794,16 @@ class BodyParser:
         body = self.body
         if self.prev_blank:
             self.block_start = ln
-        self._nesting(ln, masked)
+        if masked[:1] in NESTING_LEAD:
+            self._nesting(ln, masked)
         lead = masked.lstrip(" \t")[:1]     # most lines start with their text: skip the block patterns
         if lead in LIST_LEAD and LIST_ITEM.match(masked):
             self.in_list = True
         elif self.prev_blank and not indented and not masked.startswith(" "):
             self.in_list = False
-        hm = HEADING.match(masked) if lead == "#" else None
+        hm = heading(masked, self.fast) if lead == "#" else None
         if hm and not self.in_comment:
-            self._flush_table()
-            htext = (hm.group("text") or "").strip()
-            col = masked.find(htext) + 1 if htext else len(masked) + 1
-            body.headings.append(Heading(ln, len(hm.group("hashes")), htext, col))
-            self.in_list = False
+            self._heading(ln, masked, hm)
         elif masked.lstrip().startswith("|") or (self.table_lines and "|" in masked):
             self.table_lines.append((ln, masked))
         else:
@@ -741,6 +820,14 @@ class BodyParser:
                 # record the caption tail from the raw line, so trailing spaces are the author's
                 img.tail = raw[img.close_col - 1:] if len(raw) >= img.close_col - 1 else ""
                 body.images.append(img)
+
+    def _heading(self, ln: int, masked: str, hm: tuple[int, str]) -> None:
+        """A heading line (hm: heading()'s level and text): it ends a table and a list."""
+        self._flush_table()
+        level, htext = hm
+        col = masked.find(htext) + 1 if htext else len(masked) + 1
+        self.body.headings.append(Heading(ln, level, htext, col))
+        self.in_list = False
 
     def _nesting(self, ln: int, masked: str) -> None:
         """Lists and quotes nested past MAX_NESTING (SYN002): one DeepBlock per run of lines."""

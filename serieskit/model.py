@@ -59,13 +59,14 @@ class Post:
         """`cache`: a serieskit/parsecache.py ParseCache, which gives the parse of bytes seen before."""
         self.root = root
         self.path = path
-        self.rel = _relative(path, root)
+        self.rel = relative(path, root)
         self.mtime_ns = mtime_ns
         self.size = len(data)
         parts = tuple(self.rel.split("/")[1:]) if self.rel.startswith(SERIES_DIR + "/") \
             else path.relative_to(root / SERIES_DIR).parts
         self.area = parts[0] if len(parts) > 1 else ""
         self.site_path = "/".join(parts)  # path in the built site's source tree, e.g. train-infer-accel/x.md
+        self.site_dir = posixpath.dirname(self.site_path)   # its folder there (links resolve from it)
         self.decode_error: Finding | None = None    # the first byte that is not UTF-8 (FMT008 reports it)
         self.bom = data.startswith(b"\xef\xbb\xbf")
         try:
@@ -229,7 +230,7 @@ class Post:
         return Stats(cjk, words, minutes)
 
 
-def _relative(path: Path, root: Path) -> str:
+def relative(path: Path, root: Path) -> str:
     """`path.relative_to(root).as_posix()`, without pathlib's cost when `path` is plainly under `root`."""
     p, r = str(path), str(root)
     if os.sep == "/" and p.startswith(r.rstrip("/") + "/") and "/./" not in p and "/../" not in p:
@@ -384,7 +385,7 @@ class Site:
         ("external", url) | ("anchor", None) | ("page", site_path) | ("file", site_path)
         | ("missing", site_path) | ("outside", href)
         """
-        key = (posixpath.dirname(post.site_path), href)
+        key = (post.site_dir, href)
         hit = self._resolved.get(key)
         if hit is None:
             hit = self._resolved[key] = self._resolve(key[0], href)

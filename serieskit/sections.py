@@ -45,6 +45,11 @@ class Section:
 
 
 def sections(post: Post, conv: Conventions) -> list[Section]:
+    """The post's `##` sections in order (computed once per post; the list is shared)."""
+    return post.memo("sections", conv.fingerprint, lambda: _sections(post, conv))
+
+
+def _sections(post: Post, conv: Conventions) -> list[Section]:
     out = []
     for h in post.body.headings:
         if h.level != 2:

@@ -1,4 +1,5 @@
 import re
+from functools import cache
 
 from . import Hit, Rule
 from ..mermaid import mermaid_fences
@@ -29,18 +30,38 @@ def _obfuscated(word: str) -> str:
 SCHEME = _obfuscated("javascript:") + "|" + _obfuscated("vbscript:") + "|" + _obfuscated("data:text/html")
 _LINK_CONTEXT = r"\]\(\s*<?|\]:[ \t]*<?|<(?=[\s\x00-\x1f&a-z]*(?:j|v|d|&))"
 _ATTR_CONTEXT = r"\b(?:href|src|action|formaction|xlink:href|data|poster|background|srcdoc|cite)\s*=\s*[\"']?"
-URL_CONTEXT = re.compile(r"(?:" + _LINK_CONTEXT + "|" + _ATTR_CONTEXT + r")(?P<scheme>" + SCHEME + ")", re.I)
+
+
+# Each pattern that holds SCHEME takes about 7 ms to compile, on every run of the linter: the two that
+# few posts need are compiled when one does (url_context(), diagram_click()).
+@cache
+def url_context() -> re.Pattern:
+    """A script URL in a link or an attribute."""
+    return re.compile(r"(?:" + _LINK_CONTEXT + "|" + _ATTR_CONTEXT + r")(?P<scheme>" + SCHEME + ")", re.I)
+
+
 # The attribute branch is slow under re.I (tried at every word boundary) and can only match where an
 # `=` is followed by a scheme: an anchored match after each `=` decides whether it is needed at all.
 # Without it the pattern finds exactly the same matches (the two branches start with different
 # characters, so neither can hide a match of the other).
 LINK_URL_CONTEXT = re.compile(r"(?:" + _LINK_CONTEXT + r")(?P<scheme>" + SCHEME + ")", re.I)
 SCHEME_AFTER_EQUALS = re.compile(r"\s*[\"']?(?:" + SCHEME + ")", re.I)
+# (and a scheme after an `=` starts, past blanks, quotes and control characters, with its first
+# letter or an entity: this short pattern rules out most `=` before the long one is tried)
+SCHEME_START_AFTER_EQUALS = re.compile(r"[\s\x00-\x1f\"']*[jvd&]", re.I)
 TAG = re.compile(r"<\s*/?\s*(?P<tag>script|iframe|frame|frameset|object|embed)(?=[\s/>]|$)", re.I)
 # a tag name is anything up to whitespace, `/` or `>` (`<scr[a]: onclick=…>` is an element to a browser)
 HANDLER = re.compile(r"<[A-Za-z][^\s/>]*(?:\s+[^<>]*?)??[\s/\"'](?P<attr>on[a-z]+)\s*=", re.I | re.S)
-# a diagram's `click A href "javascript:…"` (links inside labels are attributes, found above)
-DIAGRAM_CLICK = re.compile(r"^\s*click\s.*?[\"'](?P<scheme>" + SCHEME + ")", re.I)
+# a diagram's `click A href "javascript:…"` (links inside labels are attributes, found above); only a
+# line that CLICK starts can hold one
+CLICK = re.compile(r"^\s*click\s", re.I)
+
+
+@cache
+def diagram_click() -> re.Pattern:
+    return re.compile(CLICK.pattern + r""".*?["'](?P<scheme>""" + SCHEME + ")", re.I)
+
+
 ATTR_LIST_HANDLER = re.compile(r"\{[^{}\n]*?(?<![\w-])(?P<attr>on[a-z]+)\s*=", re.I)
 
 
@@ -68,7 +89,13 @@ class UnsafeHtml(Rule):
         raw_html, prose = post.body.raw_html, post.body.prose
         diagram = {n for f in mermaid_fences(post) for n in range(f.start + 1, f.end or post.nlines + 1)}
         lines = range(post.body_start, post.nlines + 1)
-        texts = [post.line(ln) if ln in diagram else raw_html.get(ln) or prose.get(ln, "") for ln in lines]
+        texts = [prose.get(ln, "") for ln in lines]
+        for ln, raw in raw_html.items():       # (a few lines: set them after, not test every line)
+            if raw and ln in lines:
+                texts[ln - lines.start] = raw
+        for ln in diagram:
+            if ln in lines:
+                texts[ln - lines.start] = post.line(ln)
         text = "\n".join(texts)
         if not any(c in text for c in "<:&{") or not text:
             return
@@ -107,21 +134,42 @@ class UnsafeHtml(Rule):
                     continue
                 seen.add((ln, col))
                 yield Hit(ln, col, f"inline event handler `{m.group('attr')}=`", hint="posts carry no scripts")
-        attr = "=" in text and any(SCHEME_AFTER_EQUALS.match(text, i + 1) for i in _positions(text, "="))
-        for m in (URL_CONTEXT if attr else LINK_URL_CONTEXT).finditer(text):
-            ln, col = where(m.start("scheme"))
+        for start in script_urls(text):
+            ln, col = where(start)
             if (ln, col) in seen:
                 continue
             seen.add((ln, col))
             yield Hit(ln, col, "a script URL (`javascript:` or similar, possibly encoded)",
                       hint="link a page or file instead")
         for n in sorted(diagram):
-            for m in DIAGRAM_CLICK.finditer(post.line(n)):
+            if not CLICK.match(post.line(n)):
+                continue
+            for m in diagram_click().finditer(post.line(n)):
                 col = m.end() - len(m.group("scheme").lstrip()) + 1
                 if (n, col) not in seen:
                     seen.add((n, col))
                     yield Hit(n, col, "a script URL (`javascript:` or similar) in a diagram",
                               hint="link a page or file instead")
+
+
+def script_urls(text: str, fast: bool = True) -> list[int]:
+    """Where each script URL's scheme starts in `text`: url_context()'s matches (`fast=False`: found
+    with it). Unless an attribute can hold one, LINK_URL_CONTEXT finds the same; it can only start
+    at a `]` or a `<`, so it is tried there (finditer would try it at every character)."""
+    if not fast or attribute_url_possible(text):
+        return [m.start("scheme") for m in url_context().finditer(text)]
+    out, end = [], 0
+    for i in sorted([*_positions(text, "]"), *_positions(text, "<")]):
+        if i >= end and (m := LINK_URL_CONTEXT.match(text, i)):
+            out.append(m.start("scheme"))
+            end = m.end()
+    return out
+
+
+def attribute_url_possible(text: str) -> bool:
+    """Whether url_context()'s attribute branch can match: some `=` is followed by a scheme."""
+    return "=" in text and any(SCHEME_START_AFTER_EQUALS.match(text, i + 1) and SCHEME_AFTER_EQUALS.match(text, i + 1)
+                               for i in _positions(text, "="))
 
 
 def _positions(text: str, ch: str):
