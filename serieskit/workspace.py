@@ -50,6 +50,14 @@ def is_project_file(rel: str) -> bool:
     return rel.startswith(SERIES_DIR + "/")
 
 
+def _same(a: Site, b: Site) -> bool:
+    """Whether a new load of the disk found nothing new (the loader reuses unchanged posts and series)."""
+    return (a.conv is b.conv and a.today == b.today and len(a.posts) == len(b.posts)
+            and all(p is q for p, q in zip(a.posts, b.posts)) and a.series.keys() == b.series.keys()
+            and all(s is b.series[k] for k, s in a.series.items()) and a.site_files == b.site_files
+            and a.pages == b.pages and a.fs_problems == b.fs_problems)
+
+
 class Workspace:
     """One project root, its saved files and the editor's unsaved posts.
 
@@ -65,13 +73,17 @@ class Workspace:
         self._site: Site | None = None             # the disk site with the buffers laid over it
         self.refreshed = 0.0                       # time.monotonic() of the last look at the disk
 
-    def refresh(self) -> None:
+    def refresh(self) -> bool:
         """Look at the disk again: re-read conventions.yml, manifests, glossaries and posts that
-        changed since the last look (by size and modification time), reuse the rest."""
+        changed since the last look (by size and modification time), reuse the rest. True when
+        anything changed (or on the first look)."""
         conv = self._conventions.conventions(self.root)
-        self._disk = load_site(self.root, conv, today=self.today, previous=self._disk)
-        self._site = None
+        old, self._disk = self._disk, load_site(self.root, conv, today=self.today, previous=self._disk)
         self.refreshed = time.monotonic()
+        if old is not None and _same(old, self._disk):
+            return False
+        self._site = None
+        return True
 
     def set_buffer(self, rel: str, data: bytes | None) -> None:
         """The editor's unsaved content of post `rel` (None: the saved file counts again). A content

@@ -182,7 +182,9 @@ def test_an_unsaved_buffer_counts_for_cross_post_rules(proj, lsp):
         close_doc(lsp, uri(proj, rel))
 
 
-def test_a_change_on_disk_by_another_tool_is_seen_on_save(proj, lsp):
+def test_a_change_on_disk_by_another_tool_is_seen(proj, lsp):
+    """Another post given the open post's `order:` on disk, the server not told: seen on the next save;
+    without one, by the look at the disk after a lint once the last look is a second old."""
     a, other = f"{SERIES}/music-generation.md", f"{SERIES}/video-segmentation.md"
     (ta, order_a), (saved, order_o) = with_order(proj / a), with_order(proj / other)
     m = lsp.mark()
@@ -198,6 +200,15 @@ def test_a_change_on_disk_by_another_tool_is_seen_on_save(proj, lsp):
     m = lsp.mark()
     lsp.notify("textDocument/didSave", {"textDocument": {"uri": uri(proj, a)}})
     assert lsp.diagnostics(uri(proj, a), m) == []
+    try:
+        (proj / other).write_text(saved.replace(order_o, order_a, 1) + "\n", encoding="utf-8")
+        time.sleep(1.1)
+        m = lsp.mark()
+        lsp.change(uri(proj, a), 2, ta)                 # a keystroke: linted, then the disk is looked at
+        lsp.wait_note("textDocument/publishDiagnostics", m,
+                      where=lambda p: p["uri"] == uri(proj, a) and [d["code"] for d in p["diagnostics"]] == ["FMT004"])
+    finally:
+        (proj / other).write_text(saved, encoding="utf-8")
     close_doc(lsp, uri(proj, a))
 
 

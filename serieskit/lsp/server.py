@@ -10,8 +10,9 @@ A thin adapter over serieskit/workspace.py, as serieskit/cli.py is over the engi
 - Code actions: a quick fix per fixable finding (the engine's edits), and `source.fixAll.series-lint`,
   one edit giving the file what `series-lint --fix` would write.
 - Hover on a finding: its rule's docs, the text of `series-lint --explain CODE`.
-- The saved files are looked at again on open, save, a watched-file change, or when a lint finds the
-  last look older than a second (edits by other tools).
+- The saved files are looked at again (only what changed is re-read) before the lint of an open, a
+  save or a watched-file change, and after any lint once the last look is a second old (edits by other
+  tools; the open files are linted again if anything changed), so a keystroke never waits for it.
 - A document outside a series project (no conventions.yml at or above it), an untitled buffer, or a
   file that is not under series/ gets no diagnostics. A broken conventions.yml is one diagnostic on it.
   Nothing the engine or the server does wrong stops the server: it logs to stderr (stdout is the
@@ -41,7 +42,7 @@ from . import convert
 from .text import UTF16, Text
 
 LINT_DELAY = 0.05          # s from the first change not yet linted to its lint (at least the last lint's time)
-DISK_MAX_AGE = 1.0         # s: a lint older than this since the last look at the disk looks again
+DISK_MAX_AGE = 1.0         # s: after a lint, the disk is looked at again when the last look is older
 log = logging.getLogger("series-lsp")
 
 
@@ -129,15 +130,19 @@ class SeriesServer(LanguageServer):
         """Lint the open documents of a project and publish the findings; never raises."""
         self.due.discard(ws.root)
         docs = [d for d in self.docs.values() if d.project is ws and d.checked]
-        t0 = time.perf_counter()
         try:
-            if time.monotonic() - ws.refreshed > DISK_MAX_AGE:
-                ws.refresh()
+            if not ws.refreshed:
+                ws.refresh()            # opened, saved, a watched file changed: the disk first
+            t0 = time.perf_counter()
             for d in docs:
                 if is_post_path(d.rel):
                     ws.set_buffer(d.rel, d.text.text.encode("utf-8", "surrogatepass") if d.buffer else None)
             findings = ws.lint(d.rel for d in docs)
             self.publish_project(ws, docs, findings)
+            self.lint_cost = time.perf_counter() - t0
+            log.info("linted %d open file(s) of %s in %.1f ms", len(docs), ws.root, self.lint_cost * 1000)
+            if time.monotonic() - ws.refreshed > DISK_MAX_AGE and ws.refresh():
+                self.due.add(ws.root)   # edited on disk by another tool: lint again (the editor has had its answer)
         except ConfigError as exc:
             self.config_problem(ws, docs, exc)
         except Exception as exc:  # a bug in the server or the engine: say so, keep serving
@@ -146,8 +151,8 @@ class SeriesServer(LanguageServer):
                       f"(the server's log has the traceback; please report it)", T.MessageType.Error)
         for d in docs:
             d.linted = d.generation
-        self.lint_cost = time.perf_counter() - t0
-        log.info("linted %d open file(s) of %s in %.1f ms", len(docs), ws.root, self.lint_cost * 1000)
+        if ws.root in self.due and self.timer is None:
+            self.timer = asyncio.get_running_loop().call_later(LINT_DELAY, self.flush)
 
     def publish_project(self, ws: Workspace, docs: list[Doc], findings: list[Finding]) -> None:
         by_path: dict[str, list[Finding]] = {}
