@@ -547,3 +547,22 @@ def test_pygls_stays_in_the_adapter():
             "print('pygls' in sys.modules, 'lsprotocol' in sys.modules)")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert r.stdout.split() == ["False", "False"], r.stderr
+
+
+def test_rule_links_and_ranges(monkeypatch):
+    from serieskit.lsp import convert
+    from serieskit.model import Edit, Finding
+    monkeypatch.delenv("SITE_URL", raising=False)
+    assert convert.rules_page() is None
+    monkeypatch.setenv("SITE_URL", "https://example.org/blog")
+    url = convert.rules_page()
+    assert url == "https://example.org/blog/rules/"
+    text = Text("第一行\n  ![图](a.svg) \n")
+    f = Finding("x.md", 2, 14, "FIG002", "warning", "m", "h", [Edit(2, 14, 15, "  ")])
+    d = convert.diagnostic(f, convert.finding_range(f, text, UTF16), url)
+    assert d.code_description.href == "https://example.org/blog/rules/#fig002" and d.severity == 2
+    assert (d.range.start.character, d.range.end.character) == (13, 14)       # what the fix replaces
+    whole = convert.finding_range(Finding("x.md", 1, 1, "X", "info", "m"), text, UTF16)
+    assert (whole.start.character, whole.end.character) == (0, 3)             # column 1: the line
+    word = convert.finding_range(Finding("x.md", 2, 8, "X", "info", "m"), text, UTF16)
+    assert (word.start.character, word.end.character) == (7, 8)               # `a` of a.svg: the word
