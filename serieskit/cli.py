@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import gc
+import re
 import sys
 import textwrap
 from pathlib import Path
@@ -18,8 +19,6 @@ from .loader import load_site
 from .model import SERIES_DIR
 from .parsecache import ParseCache
 from .rules import REGISTRY
-
-MAX_FIX_ROUNDS = 5
 
 
 class UsageError(Exception):
@@ -75,16 +74,27 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def explain(code: str) -> str:
+def explain(code: str, markdown: bool = False) -> str:
+    """A rule's documentation as `--explain` prints it; `markdown=True` gives the same text as Markdown
+    (the heading line in bold, the examples in fences: the editor's hover shows it)."""
     rule = REGISTRY.get(code.upper())
     if rule is None:
         raise UsageError(f"unknown rule code `{code}` (see --list-rules)")
     scope = "series posts" if rule.scope == "series" else ("project files" if rule.target == "site" else "every post")
     fix = "yes" if rule.fixable else "no"
     d = rule.doc_sections()
-    examples = "".join(f"\n\n{title}:\n{textwrap.indent(d[key], '    ')}" for key, title in (("bad", "Bad"), ("good", "Good"))
+    head = f"{rule.code} ({rule.slug}) — {rule.severity}, applies to {scope}, auto-fix: {fix}"
+    examples = "".join(f"\n\n{title}:\n{_example(d[key], markdown)}" for key, title in (("bad", "Bad"), ("good", "Good"))
                        if d.get(key))
-    return f"{rule.code} ({rule.slug}) — {rule.severity}, applies to {scope}, auto-fix: {fix}\n\n{rule.doc()}{examples}\n"
+    return f"{f'**{head}**' if markdown else head}\n\n{rule.doc()}{examples}\n"
+
+
+def _example(text: str, markdown: bool) -> str:
+    """An example indented by four spaces, or (Markdown) in a fence longer than any backtick run in it."""
+    if not markdown:
+        return textwrap.indent(text, "    ")
+    fence = "`" * max(3, 1 + max((len(m) for m in re.findall(r"`+", text)), default=0))
+    return f"{fence}markdown\n{text}\n{fence}"
 
 
 def _resolve_paths(root: Path, paths: list[str]) -> set[str] | None:
@@ -147,7 +157,7 @@ def run(argv: list[str] | None = None, out=None, err=None) -> int:
         only = _expand(site, wanted)
         findings = lint(site, only, select, ignore)
         if args.fix or args.diff:
-            from .fix import planned_changes, unified_diff, write_atomic   # (tempfile, difflib: only for fixes)
+            from .fix import MAX_FIX_ROUNDS, planned_changes, unified_diff, write_atomic   # (tempfile, difflib: only for fixes)
             changed_any = False
             for _ in range(MAX_FIX_ROUNDS):
                 changes = planned_changes(site, findings)

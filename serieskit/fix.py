@@ -11,21 +11,32 @@ from pathlib import Path
 from .model import Edit, Finding, Post
 
 
-def apply_edits(post: Post, edits: list[Edit]) -> tuple[bytes, int]:
-    """New content of `post` with `edits` applied (overlapping edits after the first are skipped)."""
-    lines = list(post.lines)
-    applied = 0
-    last: tuple[int, int] | None = None  # (line, start) of the previously applied edit
+MAX_FIX_ROUNDS = 5   # a fix can reveal another (the CLI and the editor's "fix all" run this many rounds at most)
+
+
+def applicable(edits: list[Edit], nlines: int) -> list[Edit]:
+    """The edits that `apply_edits` applies, bottom-up: those on an existing line, without the ones
+    that overlap an edit already taken on the same line."""
+    out: list[Edit] = []
+    last: tuple[int, int] | None = None  # (line, start) of the previously taken edit
     for e in sorted(edits, key=lambda e: (e.line, e.start, e.end), reverse=True):
-        if not 1 <= e.line <= len(lines):
+        if not 1 <= e.line <= nlines:
             continue
         if last is not None and e.line == last[0] and e.end > last[1]:
             continue  # overlaps an edit already applied on this line
+        out.append(e)
+        last = (e.line, e.start)
+    return out
+
+
+def apply_edits(post: Post, edits: list[Edit]) -> tuple[bytes, int]:
+    """New content of `post` with `edits` applied (overlapping edits after the first are skipped)."""
+    lines = list(post.lines)
+    chosen = applicable(edits, len(lines))
+    for e in chosen:
         s = lines[e.line - 1]
         lines[e.line - 1] = s[:e.start - 1] + e.text + s[e.end - 1:]
-        last = (e.line, e.start)
-        applied += 1
-    return post.serialize(lines), applied
+    return post.serialize(lines), len(chosen)
 
 
 def write_atomic(path: Path, data: bytes) -> None:

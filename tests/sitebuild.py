@@ -12,6 +12,17 @@ FIXTURE = ROOT / "tests" / "site_fixture"
 EPOCH = "1780272000"  # 2026-06-01T00:00:00Z: staleness and sitemaps never depend on the calendar
 
 
+def committed_copy(dest: Path, paths=("conventions.yml", "mkdocs.yml", "docs", "series")) -> Path:
+    """The project's files under `paths` as committed (`git ls-files`: no build output or caches), in `dest`."""
+    files = subprocess.run(["git", "ls-files", "-z", "--", *paths], cwd=ROOT, capture_output=True,
+                           check=True).stdout.split(b"\0")
+    for rel in filter(None, (f.decode() for f in files)):
+        if (ROOT / rel).is_file():
+            (dest / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(ROOT / rel, dest / rel)
+    return dest
+
+
 def make_project(tmp: Path, series: Path | None = FIXTURE / "series", node_modules: bool = True) -> Path:
     proj = tmp / "proj"
     proj.mkdir(parents=True)
