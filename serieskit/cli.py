@@ -17,7 +17,7 @@ from .config import CONVENTIONS_FILE, ConfigError, load_conventions
 from .engine import lint
 from .loader import load_site
 from .model import SERIES_DIR
-from .parsecache import ParseCache
+from .parsecache import HitCache, ParseCache
 from .rules import REGISTRY
 
 
@@ -155,7 +155,8 @@ def run(argv: list[str] | None = None, out=None, err=None) -> int:
         cache = None if args.no_cache else ParseCache(root)
         site = load_site(root, conv, today=args.today, cache=cache)
         only = _expand(site, wanted)
-        findings = lint(site, only, select, ignore)
+        hits = None if args.no_cache else HitCache(root, [r for r in REGISTRY.values() if r.reads_only_post])
+        findings = lint(site, only, select, ignore, hits)
         if args.fix or args.diff:
             from .fix import MAX_FIX_ROUNDS, planned_changes, unified_diff, write_atomic   # (tempfile, difflib: only for fixes)
             changed_any = False
@@ -173,7 +174,7 @@ def run(argv: list[str] | None = None, out=None, err=None) -> int:
                 if args.diff:
                     break
                 site = load_site(root, conv, today=args.today, previous=site, cache=cache)
-                findings = lint(site, only, select, ignore)
+                findings = lint(site, only, select, ignore, hits)
             if args.diff:
                 return 1 if changed_any else 0
         shown = [f for f in findings if args.verbose or f.severity != "info"]

@@ -48,8 +48,9 @@ def post_rules(select=None, ignore=None) -> list[tuple[str, Rule]]:
     return [(code, rule) for code, rule in REGISTRY.items() if rule.target == "post" and _wanted(code, select, ignore)]
 
 
-def lint_post(post: Post, site: Site, select=None, ignore=None, rules=None) -> list[Finding]:
-    """The findings of one post; `rules` is post_rules(select, ignore) when the caller has it."""
+def lint_post(post: Post, site: Site, select=None, ignore=None, rules=None, hits=None) -> list[Finding]:
+    """The findings of one post; `rules` is post_rules(select, ignore) when the caller has it;
+    `hits`: a HitCache (serieskit/parsecache.py) for the rules that read only the post."""
     series = site.series_of(post)
     ctx = Ctx(site, site.conv, series)
     sup = suppressions(post)
@@ -60,13 +61,17 @@ def lint_post(post: Post, site: Site, select=None, ignore=None, rules=None) -> l
         sev = severity_for(rule, series)
         if sev == "off":
             continue
-        try:
-            hits = list(rule.check(post, ctx))
-        except Exception as exc:  # a crashing rule is a bug: report it and go on
-            out.append(rule_crashed(post.rel, rule, exc))
-            continue
+        found = hits.get(post.rel, post.digest, code) if hits is not None and rule.reads_only_post else None
+        if found is None:
+            try:
+                found = list(rule.check(post, ctx))
+            except Exception as exc:  # a crashing rule is a bug: report it and go on
+                out.append(rule_crashed(post.rel, rule, exc))
+                continue
+            if hits is not None and rule.reads_only_post:
+                hits.put(post.rel, post.digest, code, found)
         last = max(post.nlines, 1)
-        for h in hits:
+        for h in found:
             if code in sup.file_codes or code in sup.by_line.get(h.line, ()):
                 continue
             if h.path in ("", post.rel) and not 1 <= h.line <= last:
@@ -78,14 +83,17 @@ def lint_post(post: Post, site: Site, select=None, ignore=None, rules=None) -> l
 
 
 def lint(site: Site, only: set[str] | None = None, select: set[str] | None = None,
-         ignore: set[str] | None = None) -> list[Finding]:
-    """All findings of the site (or of the files in `only`, by repo-relative path), sorted."""
+         ignore: set[str] | None = None, hits=None) -> list[Finding]:
+    """All findings of the site (or of the files in `only`, by repo-relative path), sorted. `hits`:
+    a HitCache, saved here."""
     findings: list[Finding] = []
     rules = post_rules(select, ignore)
     for post in site.posts:
         if only is not None and post.rel not in only:
             continue
-        findings.extend(lint_post(post, site, rules=rules))
+        findings.extend(lint_post(post, site, rules=rules, hits=hits))
+    if hits is not None:
+        hits.save(keep=[p.rel for p in site.posts])
     ctx = Ctx(site, site.conv)
     for code, rule in REGISTRY.items():
         if rule.target != "site" or not _wanted(code, select, ignore):

@@ -99,6 +99,7 @@ class Post:
             self.lines.pop()
             self.endings.pop()
         digest = cache.digest(data) if cache is not None else ""
+        self.digest = digest     # SHA-256 of the bytes, when a cache asked for it (else "")
         parsed = cache.get(self.rel, digest) if cache is not None else None
         if parsed is not None:
             self.fm, self.body = parsed

@@ -76,3 +76,73 @@ def test_an_unwritable_cache_only_costs_time(tmp_path):
     root = make_site(tmp_path)
     (root / ".cache").write_text("a file where the cache folder would go", encoding="utf-8")
     assert cli(root) == cli(root, "--no-cache")
+
+
+# The typography rules' hits (parsecache.HitCache): kept for a post whose bytes and conventions.yml
+# did not change, found again when either did; the rules that read more than the post always run.
+
+def _typo_post(root, text="以vLLM框架提升2倍。"):
+    post = root / "series" / "demo" / "hub.md"
+    post.write_text(post.read_text(encoding="utf-8").replace("## 参考资料", f"{text}\n\n## 参考资料"), encoding="utf-8")
+    return post
+
+
+def _codes(out):
+    import json
+    return sorted((f["path"], f["line"], f["code"]) for f in json.loads(out))
+
+
+def _break(monkeypatch, code):
+    from serieskit.rules import REGISTRY
+    calls = []
+    monkeypatch.setattr(type(REGISTRY[code]), "check", lambda self, post, ctx: calls.append(post.rel) or ())
+    return calls
+
+
+def test_typography_hits_are_kept_for_an_unchanged_post(tmp_path, monkeypatch):
+    root = make_site(tmp_path)
+    _typo_post(root)
+    first = cli(root)
+    assert ("series/demo/hub.md", "TYP001") in {(p, c) for p, _, c in _codes(first[1])}
+    assert (root / parsecache.CACHE_DIR / parsecache.HIT_FILE).is_file()
+    calls = _break(monkeypatch, "TYP001")        # the rule would find nothing now: the cache answers
+    assert cli(root) == first and calls == []
+    assert cli(root, "--no-cache")[1] != first[1] and calls    # without the cache the rule runs
+
+
+def test_an_edited_post_or_conventions_file_is_checked_again(tmp_path, monkeypatch):
+    root = make_site(tmp_path)
+    post = _typo_post(root)
+    cli(root)
+    calls = _break(monkeypatch, "TYP001")
+    post.write_text(post.read_text(encoding="utf-8").replace("## 参考资料", "另一段。\n\n## 参考资料"), encoding="utf-8")
+    cli(root)
+    assert calls == ["series/demo/hub.md"]       # only the edited post
+    calls.clear()
+    conv = root / "conventions.yml"
+    conv.write_text(conv.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
+    cli(root)
+    assert "series/demo/hub.md" in calls and len(calls) > 1     # every post again
+
+
+def test_a_rule_that_reads_more_than_the_post_is_not_kept(tmp_path, monkeypatch):
+    from serieskit.rules import REGISTRY
+    kept = {c for c, r in REGISTRY.items() if r.reads_only_post}
+    assert kept == {"TYP001", "TYP002", "TYP003", "TYP004"}
+    root = make_site(tmp_path)
+    cli(root)
+    calls = _break(monkeypatch, "TRM001")           # reads the glossary and the other posts' titles
+    cli(root)
+    assert calls
+
+
+def test_the_hits_of_a_severity_switch_and_a_suppression_are_applied_fresh(tmp_path):
+    root = make_site(tmp_path)
+    post = _typo_post(root)
+    assert any(c == "TYP001" for _, _, c in _codes(cli(root)[1]))
+    manifest = root / "series" / "demo" / "series.yml"
+    original = manifest.read_text(encoding="utf-8")
+    manifest.write_text(original + "\nrules:\n  TYP001: off\n", encoding="utf-8")
+    assert not any(c == "TYP001" for _, _, c in _codes(cli(root)[1]))
+    manifest.write_text(original, encoding="utf-8")
+    assert any(c == "TYP001" for _, _, c in _codes(cli(root)[1]))

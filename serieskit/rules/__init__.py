@@ -53,6 +53,9 @@ class Rule:
     target: str = "post"      # "post" | "site"
     fixable: bool = False
     family: str = ""
+    # True for a rule whose hits depend on nothing but the post's own bytes and conventions.yml (no
+    # other post, no manifest, no date): the lint CLI keeps them between runs (parsecache.HitCache)
+    reads_only_post: bool = False
 
     def check(self, post, ctx) -> Iterable[Finding]:   # pragma: no cover - interface
         return ()

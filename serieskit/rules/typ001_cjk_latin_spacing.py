@@ -56,6 +56,7 @@ class CjkLatinSpacing(Rule):
     code, slug, severity = "TYP001", "cjk-latin-spacing", "warning"
     fixable = True
     family = "TYP"
+    reads_only_post = True
 
     def check(self, post, ctx):
         for line, col, text in own_prose(post, ctx.conv, TOUCH):

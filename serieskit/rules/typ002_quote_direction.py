@@ -18,6 +18,7 @@ class QuoteDirection(Rule):
     code, slug, severity = "TYP002", "quote-direction", "warning"
     fixable = True
     family = "TYP"
+    reads_only_post = True
 
     def check(self, post, ctx):
         for para in paragraphs_around(post, unbalanced_lines(post, candidate_lines(post, QUOTES))):

@@ -29,6 +29,7 @@ class FullwidthPunctuation(Rule):
     code, slug, severity = "TYP003", "fullwidth-punctuation", "warning"
     fixable = True
     family = "TYP"
+    reads_only_post = True
 
     def check(self, post, ctx):
         for line, col, text in own_prose(post, ctx.conv, NEAR):

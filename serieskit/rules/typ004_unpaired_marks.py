@@ -18,6 +18,7 @@ class UnpairedMarks(Rule):
     """
     code, slug, severity = "TYP004", "unpaired-marks", "warning"
     family = "TYP"
+    reads_only_post = True
 
     def check(self, post, ctx):
         for para in paragraphs_around(post, unbalanced_lines(post, candidate_lines(post, ANY))):
