@@ -155,7 +155,7 @@ def run(argv: list[str] | None = None, out=None, err=None) -> int:
         cache = None if args.no_cache else ParseCache(root)
         site = load_site(root, conv, today=args.today, cache=cache)
         only = _expand(site, wanted)
-        hits = None if args.no_cache else HitCache(root, [r for r in REGISTRY.values() if r.reads_only_post])
+        hits = None if args.no_cache else HitCache(root)
         findings = lint(site, only, select, ignore, hits)
         if args.fix or args.diff:
             from .fix import MAX_FIX_ROUNDS, planned_changes, unified_diff, write_atomic   # (tempfile, difflib: only for fixes)
