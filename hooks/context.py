@@ -73,6 +73,14 @@ def _post_info(state: BuildState, post, page) -> dict:
     return {**post_page.post_info(state.build, post), "content": page.content}
 
 
+def source_text(page, post) -> str:
+    """The text an author edits for this page (the post's file, the docs page, a generated page's
+    Markdown): where a finding of the converted page is looked for."""
+    if post is not None:
+        return "\n".join(post.lines)
+    return page.markdown or ""
+
+
 def source_name(page, state: BuildState, config) -> str:
     """The file an author edits for this page, relative to the project root."""
     post = state.posts_by_src.get(page.file.src_uri)

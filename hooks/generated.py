@@ -39,14 +39,14 @@ def add_files(files: Files, config, state: BuildState, root: Path) -> Files:
     # they are site files from here on, so links to them validate.
     for uri in feed_uris(b.site):
         files.append(File.generated(config, uri, content=""))
-    for f in vendor_files(config, root):
+    for f in vendor_files(config, root, config.extra.get("series_draw", {}).get("browser", False)):
         files.append(f)
     return files
 
 
-def vendor_files(config, root: Path) -> list[File]:
+def vendor_files(config, root: Path, browser: bool) -> list[File]:
     try:
-        found = vendor.vendor_files(root)
+        found = vendor.vendor_files(root, browser)
     except vendor.VendorMissing as exc:
         raise PluginError(str(exc)) from None
     return [File.generated(config, dest, abs_src_path=str(src)) for src, dest in found]

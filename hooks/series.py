@@ -25,12 +25,14 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from serieskit import report, search_meta  # noqa: E402
+from serieskit import mdext, outputgate, report, search_meta  # noqa: E402
 from serieskit.config import ConfigError  # noqa: E402
+from serieskit.draw import Unavailable  # noqa: E402
 
 # hooks/ is on sys.path only while MkDocs imports this file: its modules are imported here, at the top.
 import context  # noqa: E402
 from serieskit import csp  # noqa: E402
+import drawing  # noqa: E402
 import gate  # noqa: E402
 import generated  # noqa: E402
 import navigation  # noqa: E402
@@ -52,8 +54,13 @@ def on_startup(command, dirty=False):
 
 
 def on_config(config):
-    """Load and lint the project (the engine re-parses only what changed since the last build)."""
+    """Load and lint the project (the engine re-parses only what changed since the last build); the
+    drawer of diagrams and formulas (kept across serve rebuilds)."""
     speedups.start_build()
+    try:
+        drawing.start(session, config, _root(config), gate.log)
+    except Unavailable as exc:
+        raise PluginError(str(exc)) from None
     try:
         build = session.engine.build(_root(config), session.include_drafts)
     except ConfigError as exc:
@@ -103,10 +110,17 @@ def on_page_markdown(markdown, page, config, files):
 
 
 def on_page_content(output, page, config, files):
-    """A post's HTML, for the feeds (its glossary tooltips are the Markdown extension's:
-    serieskit/mdext.py, listed in mkdocs.yml)."""
+    """What the output gate removed from the page and what could not be drawn (serieskit/mdext.py,
+    listed in mkdocs.yml, did both during the conversion): errors naming the source file's lines. A
+    post's HTML, for the feeds."""
     state = session.current
     post = state.posts_by_src.get(page.file.src_uri)
+    found = outputgate.from_report(context.source_name(page, state, config),
+                                   context.source_text(page, post), mdext.take_report())
+    for f in found:
+        gate.error(state, report.entry(f, severity=False))
+    if found:
+        state.render_errors.setdefault(page.file.src_uri, []).extend(found)
     if post is not None:
         state.contents[post.rel] = output
     return output
@@ -145,7 +159,12 @@ def on_post_build(config):
         session.serve_cache.end_build()
     if not session.serving and (not state.errors or not config.strict):
         search.index_site(site_dir, gate.log)
+    drawing.end_build(session, gate.log)
     gate.check(state, config.strict)
+
+
+def on_shutdown():
+    drawing.close(session)
 
 
 def on_serve(server, config, builder):

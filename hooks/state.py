@@ -35,6 +35,7 @@ class Session:
         self.engine = EngineSession()
         self.serve_cache: ServeCache | None = None
         self.current: BuildState | None = None
+        self.drawer = None          # serieskit.draw.Drawer, made by hooks/drawing.py on the first build
 
     def start(self, command: str) -> None:
         self.command = command
