@@ -21,7 +21,7 @@ import re
 from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import get_toc
 
-from serieskit import report
+from serieskit import mdext, report
 from serieskit.markup import escape, html
 from serieskit.rules.spec002_internal_error import render_crashed
 
@@ -101,7 +101,7 @@ def _memoised(page, config, files, cache: ServeCache) -> None:
     key = cache.page_key(page, files)
     hit = cache.markdown.get(key)
     if hit is not None:
-        content, toc, title, anchors, links, records = hit
+        content, toc, title, anchors, links, records, drawn = hit
         targets = None
         if links is not None:
             targets = {}
@@ -117,7 +117,7 @@ def _memoised(page, config, files, cache: ServeCache) -> None:
         links = None if page.links_to_anchors is None else \
             [(f.src_uri, dict(v)) for f, v in page.links_to_anchors.items()]
         cache.markdown.put(key, (page.content, page.toc, page._title_from_render,
-                                 frozenset(page.present_anchor_ids or ()), links, cap.records))
+                                 frozenset(page.present_anchor_ids or ()), links, cap.records, mdext.peek_report()))
         return
     page.content, page.toc, page._title_from_render = content, toc, title
     page.present_anchor_ids = set(anchors)
@@ -125,3 +125,4 @@ def _memoised(page, config, files, cache: ServeCache) -> None:
         page.links_to_anchors = targets
     for record in records:
         logging.getLogger(record.name).handle(record)
+    mdext.restore_report(drawn)     # what the output gate and the drawings found, as if converted again

@@ -13,7 +13,12 @@ MkDocs hooks. This is the second thin adapter over the engine, beside hooks/ for
    navigation in place of its "@series" entry, the hooks left out;
 3. `zensical build` (with its own cache, `.zensical/.cache/`: a page whose source did not change is
    not rendered again; `make clean` empties it);
-4. what the MkDocs adapter does after the pages: the Content-Security-Policy of every page
+4. the output gate and the drawings: the Markdown extension sanitizes every page and draws its
+   diagrams and formulas with the engine's drawer (serieskit/draw/, given the project's `root`) in
+   Zensical's process, and appends each page's report to `.zensical/draw-report.jsonl`; this script
+   turns the reports into the same SEC003 / MER004 / MAT001 findings as the MkDocs build (under
+   --strict an error stops it);
+5. what the MkDocs adapter does after the pages: the Content-Security-Policy of every page
    (serieskit/csp.py, the theme's inline scripts hashed from Zensical's own partials), `_headers`,
    the Atom feeds (serieskit/feed.py) and the Pagefind index (serieskit/searchindex.py).
 
@@ -39,7 +44,9 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from serieskit import csp, feed, pages, report, search_meta, searchindex  # noqa: E402
+from serieskit import csp, feed, outputgate, pages, report, search_meta, searchindex  # noqa: E402
+from serieskit.draw import Drawer, Unavailable, mode_from_env  # noqa: E402
+from serieskit.mdext import page_digest  # noqa: E402
 from serieskit.config import ConfigError  # noqa: E402
 from serieskit.cssfilter import rules_naming  # noqa: E402
 from serieskit.pagetable import SERIES_NAV  # noqa: E402
@@ -53,6 +60,9 @@ INSTALL = "pip install -e '.[zensical]'"
 # Top-level settings of mkdocs.yml that the staged copy drops: MkDocs hooks (Zensical runs none) and
 # the watch list (paths of the project, not of the staged sources).
 DROPPED = ("hooks", "watch")
+REPORT = "draw-report.jsonl"     # each converted page's report (serieskit/mdext.py), one JSON line each
+FRONTMATTER = re.compile(r"---\r?\n.*?\r?\n---\r?\n", re.S)
+BROWSER_SCRIPTS = ("assets/javascripts/math.js", "assets/javascripts/mermaid-loader.js")
 
 
 # Zensical's stylesheet has no styles for Material's search box, which the site's search uses
@@ -66,7 +76,8 @@ class Failed(Exception):
     """The build stops; the message says why (no traceback)."""
 
 
-def staged_config(text: str, nav: list) -> str:
+def staged_config(text: str, nav: list, root: Path = ROOT, report_file: Path | None = None,
+                  browser: bool = False) -> str:
     out = []
     for key, block in top_level_blocks(text):
         if key in DROPPED:
@@ -75,13 +86,20 @@ def staged_config(text: str, nav: list) -> str:
             block = yaml.safe_dump({"nav": nav}, allow_unicode=True, sort_keys=False)
         elif key == "extra":
             # what the MkDocs adapter adds in on_config: the search box's settings (overrides/partials/series-search.html)
-            setting = {"series_search": {"serve": False, "weights": search_meta.META_WEIGHTS}}
+            setting = {"series_search": {"serve": False, "weights": search_meta.META_WEIGHTS},
+                       "series_draw": {"browser": browser}}
             block = block.rstrip("\n") + "\n" + "".join(
                 f"  {line}\n" for line in yaml.safe_dump(setting, sort_keys=False).splitlines())
         elif key == "extra_css":
             # Material's search-box rules first, so the site's own (series.css) win over them, as in MkDocs
             block = re.sub(r"(?m)^(extra_css:[^\n]*\n)", lambda m: m.group(1) + f"  - {SEARCH_CSS}\n", block, count=1)
             block = block.rstrip("\n") + f"\n  - {HOST_CSS}\n"
+        elif key == "markdown_extensions":
+            # the extension draws with its own drawer and writes its reports where this script reads them
+            options = yaml.safe_dump({"root": str(root), "report": str(report_file or "")}, default_flow_style=True).strip()
+            block = re.sub(r"(?m)^(\s*- serieskit\.mdext)\s*$", lambda m: f"{m.group(1)}: {options}", block, count=1)
+        elif key == "extra_javascript" and browser:
+            block = block.rstrip("\n") + "\n" + "".join(f"  - {s}\n" for s in BROWSER_SCRIPTS)
         elif key == "theme":
             block = re.sub(r"(?m)^(\s+custom_dir:\s*)(\S+)", lambda m: m.group(1) + str(ROOT / m.group(2)), block)
         out.append(block)
@@ -102,6 +120,44 @@ def gate(root: Path, strict: bool):
         raise Failed(f"Aborted with {errors} convention error(s) in strict mode "
                      f"(details above; python scripts/lint.py lists them too)")
     return b
+
+
+def drawn_findings(b, stage: Path, report_file: Path) -> list:
+    """The pages' reports (the last line of each page wins: Zensical skips unchanged pages, whose last
+    report still holds) as findings of the files the authors edit."""
+    import json
+
+    latest: dict[str, dict] = {}
+    try:
+        lines = report_file.read_text(encoding="utf-8").splitlines()
+    except OSError:
+        lines = []
+    for line in lines:
+        try:
+            data = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(data, dict) and isinstance(data.get("digest"), str):
+            latest[data["digest"]] = data
+    try:     # the file keeps one line per page, across builds
+        report_file.write_text("".join(json.dumps(d, ensure_ascii=False) + "\n" for d in latest.values()),
+                               encoding="utf-8")
+    except OSError:
+        pass
+    posts = {p.site_path: p for p in b.site.posts}
+    out = []
+    docs = stage / "docs"
+    for page in sorted(docs.rglob("*.md")):
+        text = page.read_text(encoding="utf-8")
+        meta = FRONTMATTER.match(text)       # Zensical converts the page without its metadata
+        data = latest.get(page_digest(text[meta.end():] if meta else text))
+        if not data or not (data.get("removed") or data.get("draw_errors")):
+            continue
+        rel = page.relative_to(docs).as_posix()
+        post = posts.get(rel)
+        path, raw = (post.rel, "\n".join(post.lines)) if post is not None else (rel, text)
+        out += outputgate.from_json(path, raw, data)
+    return out
 
 
 def search_box_css() -> str:
@@ -217,10 +273,15 @@ def build(root: Path, site_dir: Path, strict: bool, verbose: bool = False) -> in
     strict = strict or config.get("strict") is True     # `strict: true` in mkdocs.yml, as MkDocs reads it
     b = gate(root, strict)
     stage = root / STAGE
+    try:
+        drawer = Drawer(root, (config.get("extra") or {}).get("mermaid_args"), mode_from_env("build"))
+    except Unavailable as exc:
+        raise Failed(str(exc)) from None
+    browser = not drawer.drawing
     nav = pages.navigation(b.site, False, config.get("nav") or [SERIES_NAV])
     host = Host(site_url=os.environ.get("SITE_URL") or "http://127.0.0.1:8000/", site_name=config.get("site_name", ""),
                 site_author=config.get("site_author") or "", site_description=config.get("site_description") or "",
-                nav_titles=nav_titles(config.get("nav") or []))
+                nav_titles=nav_titles(config.get("nav") or []), draw_in_browser=browser)
     try:
         write_sources(b, root, stage / "docs", host)
     except VendorMissing as exc:
@@ -228,7 +289,9 @@ def build(root: Path, site_dir: Path, strict: bool, verbose: bool = False) -> in
     (stage / "docs" / SEARCH_CSS).write_text(search_box_css(), encoding="utf-8")
     shutil.copyfile(Path(__file__).with_name("zensical.css"), stage / "docs" / HOST_CSS)
     staged = stage / "mkdocs.yml"
-    staged.write_text(staged_config(config_file.read_text(encoding="utf-8"), nav), encoding="utf-8")
+    report_file = stage / REPORT
+    staged.write_text(staged_config(config_file.read_text(encoding="utf-8"), nav, root, report_file, browser),
+                      encoding="utf-8")
     theme_templates()
     r = subprocess.run([sys.executable, "-m", "zensical", "build", "-f", str(staged)], cwd=stage,
                        capture_output=True, text=True, encoding="utf-8", errors="replace", env={**os.environ, "NO_COLOR": "1"})
@@ -240,6 +303,7 @@ def build(root: Path, site_dir: Path, strict: bool, verbose: bool = False) -> in
     shutil.move(stage / "site", site_dir)
     allowed, site_policy = policy_of_theme(config)
     sec = with_policy(site_dir, allowed, site_policy)
+    sec += [report.entry(f, severity=False) for f in drawn_findings(b, stage, report_file)]
     for e in sec:
         print(f"WARNING -  {e}", file=sys.stderr)
     if sec and strict:

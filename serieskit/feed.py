@@ -1,8 +1,10 @@
 """Atom feeds (RFC 4287): the site's, and one per series, with each post's full content.
 
-A feed reader shows the post's HTML without the page's scripts, so what needs them (diagrams drawn by
-mermaid, formulas typeset by KaTeX) becomes a link to the post, permalink marks (¶) go, and every
-relative URL (images, links) is made absolute from the post's URL.
+A feed reader shows the post's HTML without the page's stylesheets and scripts: a diagram (inline SVG
+styled by the page, or a fence left to the browser) becomes a link to the post, a formula its MathML
+(KaTeX writes it beside the HTML; feed readers show MathML), permalink marks (¶) go, and every relative
+URL (images, links) is made absolute from the post's URL. The entry then passes the site's allow-list
+sanitizer (serieskit/sanitize.py), like every page.
 
 Written through `markup.html` like every HTML fragment: markupsafe's escapes (`&lt;`, `&amp;`, `&#34;`,
 `&#39;`) are XML's too; the content is HTML escaped once as text (`type="html"`).
@@ -13,12 +15,13 @@ import datetime as dt
 import re
 from urllib.parse import urljoin
 
+from . import sanitize
 from .markup import Markup, html
 from .model import Post, Series, Site
 
 ATOM_NS = "http://www.w3.org/2005/Atom"
-DIAGRAM = re.compile(r'<pre class="mermaid">.*?</pre>', re.S)
-FORMULA = re.compile(r'<(div|span) class="arithmatex">.*?</\1>', re.S)
+DIAGRAM = re.compile(r'<pre class="mermaid">.*?</pre>|<div class="mermaid"><svg\b.*?</svg></div>', re.S)
+FORMULA = re.compile(r'<(div|span) class="arithmatex">(?!<span class="katex).*?</\1>', re.S)
 HEADERLINK = re.compile(r'<a class="headerlink"[^>]*>.*?</a>', re.S)
 URL_ATTR = re.compile(r'\b(src|href)="([^"]*)"')
 
@@ -37,8 +40,7 @@ def feed_html(content: str, post_url: str) -> str:
     """A post's rendered HTML as a feed reader can show it (see the module's docstring)."""
     content = HEADERLINK.sub("", content)
     content = DIAGRAM.sub(lambda m: str(html('<p><a href="{}">[图：请在原文中查看]</a></p>', post_url)), content)
-    content = FORMULA.sub(lambda m: str(html('<{0}><a href="{1}">[公式：请在原文中查看]</a></{0}>',
-                                             Markup(m.group(1)), post_url)), content)
+    content = _formulas(content, post_url)
 
     def absolute(m: re.Match) -> str:
         url = m.group(2)
@@ -47,7 +49,25 @@ def feed_html(content: str, post_url: str) -> str:
         else:
             url = urljoin(post_url, url)
         return str(html('{}="{}"', Markup(m.group(1)), Markup(url)))
-    return URL_ATTR.sub(absolute, content)
+    return sanitize.clean_text(URL_ATTR.sub(absolute, content))
+
+
+def _formulas(content: str, post_url: str) -> str:
+    """Each formula as its MathML; one not drawn by the build (left to the browser) as a link."""
+    from selectolax.lexbor import LexborHTMLParser
+
+    if 'class="arithmatex"' not in content:
+        return content
+    if 'class="katex' in content:
+        tree = LexborHTMLParser("<body>" + content + "</body>")
+        for node in tree.css(".arithmatex"):
+            math = node.css_first("math")
+            if math is not None:
+                node.replace_with(LexborHTMLParser(html("<{0}>{1}</{0}>", Markup(node.tag),
+                                                         Markup(math.html))).body.child)
+        content = tree.body.inner_html
+    return FORMULA.sub(lambda m: str(html('<{0}><a href="{1}">[公式：请在原文中查看]</a></{0}>',
+                                          Markup(m.group(1)), post_url)), content)
 
 
 def feed_path(series: Series) -> str:

@@ -61,6 +61,16 @@ def use_drawer(drawer: Drawer | None) -> None:
     _drawer = drawer
 
 
+def peek_report() -> PageReport:
+    return _last
+
+
+def restore_report(report: PageReport) -> None:
+    """A memoised conversion's report (mkdocs serve converts an unchanged page only once)."""
+    global _last
+    _last = report
+
+
 def take_report() -> PageReport:
     """The report of the page converted last (each conversion starts a new one)."""
     global _last
@@ -133,7 +143,7 @@ class SeriesExtension(Extension):
 
     def write_report(self, report: PageReport) -> None:
         path = self.getConfig("report")
-        if path and (report.removed or report.draw_errors or report.draw_removed):
+        if path:   # every page, so that a page's last line is its current report
             with open(path, "a", encoding="utf-8") as fh:
                 fh.write(json.dumps(report.as_json(), ensure_ascii=False) + "\n")
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from .finding import Finding
 from .rules.mat001_formula_parse_error import formula_finding
 from .rules.mer004_diagram_parse_error import diagram_finding
-from .rules.sec003_output_gate import gate_findings, line_of
+from .rules.sec003_sanitized_output import gate_findings, line_of
 from .sanitize import Removal
 
 

@@ -29,7 +29,7 @@ INSTALL = 'pip install "pagefind[extended]"'
 # reading time, the sister-post block and prev / next (other posts' titles), the serve findings box,
 # and the sources of diagrams and formulas (the reader sees drawings, not their source).
 EXCLUDE = (".headerlink", ".series-post-header", ".series-sister", ".series-nav", ".series-findings",
-           "pre.mermaid", ".arithmatex")
+           "pre.mermaid", "div.mermaid", ".arithmatex")
 
 # What Pagefind writes that this site does not serve: its own UIs (the site's search box is
 # search.js over the JavaScript API) and the highlighting script.

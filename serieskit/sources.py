@@ -130,6 +130,7 @@ class Host:
     site_author: str = ""
     site_description: str = ""
     nav_titles: dict = dataclasses.field(default_factory=dict)   # a hand-written page -> its title in the nav
+    draw_in_browser: bool = False     # the fallback (SERIES_DRAW=browser): serve the renderers too
 
 
 def _page_meta(b: Build, site_path: str, text: str, host: Host) -> dict:
@@ -181,7 +182,7 @@ def write_sources(b: Build, root: Path, out: Path, host: Host) -> list[str]:
             (out / sp).parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(src, out / sp)
     _write(out / "assets/stylesheets/palette.css", palette_css(b.site.conv))
-    for src, dest in vendor_files(root):
+    for src, dest in vendor_files(root, host.draw_in_browser):
         (out / dest).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(src, out / dest)
     return written

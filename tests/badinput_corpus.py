@@ -38,6 +38,7 @@ class Case:
     symlinks: dict[str, str] = field(default_factory=dict)
     fix_remove: list[str] = field(default_factory=list)
     fixed_shows: list[str] = field(default_factory=list)       # text the repaired page shows
+    build_errors: Counter = field(default_factory=Counter)     # errors only the build finds (drawings, output gate)
 
     def __repr__(self):
         return self.name
@@ -58,6 +59,7 @@ def load(name: str) -> Case:
         name=name, dir=d, about=data["about"], valid=bool(data.get("valid", False)),
         lint_exit=int(lint.get("exit", 0 if data.get("valid") else 1)),
         errors=Counter(_finding(s) for s in lint.get("errors") or []),
+        build_errors=Counter(_finding(s) for s in (data.get("build") or {}).get("errors") or []),
         warnings=Counter(_finding(s) for s in lint.get("warnings") or []),
         page=data.get("page"), render=data.get("render") or {},
         serve=serve is not False and not isinstance(serve, str),

@@ -11,6 +11,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 BASE_SITE = ROOT / "tests" / "rules" / "_site"
+# Every build the tests make draws its diagrams and formulas into one cache (the project's own, which
+# `make test`'s site build fills first): each drawing is made once per machine, not once per test project.
+# The tests of the cache itself give their builds a folder of their own.
+os.environ.setdefault("SERIES_DRAW_CACHE", str(ROOT / ".cache" / "draw"))
 TODAY = dt.date(2026, 6, 1)
 
 # Property tests: moderate example counts so the suite stays fast; `HYPOTHESIS_PROFILE=thorough` digs deeper.

@@ -26,9 +26,19 @@ def _config():
 
 
 def render(text: str) -> str:
-    """The HTML the site makes of a post body (without the series transforms)."""
+    """The HTML Python-Markdown makes of a post body with the site's extensions, before the site's own
+    extension (serieskit.mdext: the series transforms and the output gate, which removes what this
+    oracle looks for): what SEC001 must predict, and what the gate must catch."""
     ext, conf = _config()
+    ext = [e for e in ext if not (isinstance(e, str) and e == "serieskit.mdext")
+           and type(e).__module__ != "serieskit.mdext"]
     return markdown.Markdown(extensions=ext, extension_configs=conf).convert(text)
+
+
+def gated(text: str) -> str:
+    """The HTML the site publishes of a post body: the same, through the output gate."""
+    from serieskit import sanitize
+    return sanitize.clean(render(text)).html
 
 
 def active(html: str) -> list[str]:

@@ -62,8 +62,12 @@ def sha(text: str) -> str:
 def site(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("csp-policy")
     proj = make_project(tmp)
-    # a page of docs/ with an inline script of its own: it must NOT reach any policy
-    (proj / "docs" / "extra.md").write_text("# 额外\n\n<script>window.__extra = 1;</script>\n", encoding="utf-8")
+    # a page of docs/ with an inline script of its own: the output gate takes it out (SEC003)...
+    (proj / "docs" / "extra.md").write_text("# 额外\n\n<script>window.__page = 1;</script>\n", encoding="utf-8")
+    # ...and a theme partial with one (not a post's: the gate does not see templates): it must NOT reach
+    # any policy, and the page scan names it
+    (proj / "overrides" / "partials" / "copyright.html").write_text(
+        '<div class="md-copyright"><script>window.__extra = 1;</script></div>\n', encoding="utf-8")
     out = tmp / "site"
     r = build(proj, out, strict=False)
     assert r.returncode == 0, r.stderr[-3000:]
@@ -118,7 +122,9 @@ def test_the_policy_allows_the_themes_scripts_and_nothing_a_page_brings(site):
     assert sha("window.__extra = 1;") not in allowed    # ...and the policy does not allow it
     assert seen - allowed == {sha("window.__extra = 1;")}
     log = (site.parent / "build.log").read_text(encoding="utf-8")
-    assert re.search(r"docs/extra\.md:1:1: SEC001 the built page carries an inline script", log), log[-2000:]
+    assert re.search(r"docs/about\.md:1:1: SEC001 the built page carries an inline script", log), log[-2000:]
+    assert re.search(r"docs/extra\.md:3:1: SEC003 the rendered page carries <script>", log), log[-2000:]
+    assert "window.__page" not in (site / "extra" / "index.html").read_text(encoding="utf-8")
 
 
 def test_a_page_with_a_script_of_its_own_fails_a_strict_build(tmp_path):
@@ -126,4 +132,4 @@ def test_a_page_with_a_script_of_its_own_fails_a_strict_build(tmp_path):
     (proj / "docs" / "extra.md").write_text("# 额外\n\n<script>window.__extra = 1;</script>\n", encoding="utf-8")
     r = build(proj, tmp_path / "site", strict=True)
     assert r.returncode == 1
-    assert "docs/extra.md:1:1: SEC001" in r.stderr and "Traceback" not in r.stderr, r.stderr[-2000:]
+    assert "docs/extra.md:3:1: SEC003" in r.stderr and "Traceback" not in r.stderr, r.stderr[-2000:]

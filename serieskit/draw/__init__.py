@@ -99,7 +99,8 @@ class Drawer:
                     raise Unavailable(f"the build draws diagrams and formulas, and cannot here: {reason} "
                                       f"(or set SERIES_DRAW=browser to leave them to the reader's browser)")
                 self.mode, self.reason = "browser", reason
-        self.store = Store(self.root / ".cache" / "draw")
+        # SERIES_DRAW_CACHE: another folder for the cache (the test suite's builds share one)
+        self.store = Store(Path(os.environ.get("SERIES_DRAW_CACHE") or self.root / ".cache" / "draw"))
         cfg = diagrams.settings(mermaid_args, diagrams.site_font(self.root))
         self.config = cfg
         fp = _fingerprint()

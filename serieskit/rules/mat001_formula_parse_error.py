@@ -14,15 +14,6 @@ class FormulaParseError(Rule):
     Why:
     Without this, the reader's browser would be the first to find the error.
 
-    Bad:
-    ```markdown
-    $$\\frac{a}{$$
-    ```
-
-    Good:
-    ```markdown
-    $$\\frac{a}{b}$$
-    ```
     """
     code, slug, severity = "MAT001", "formula-parse-error", "error"
     family = "MAT"

@@ -17,21 +17,6 @@ class DiagramParseError(Rule):
     Why:
     Without this, the reader's browser would be the first to find the error.
 
-    Bad:
-    ````markdown
-    ```mermaid
-    flowchart LR
-      A --> B[未闭合
-    ```
-    ````
-
-    Good:
-    ````markdown
-    ```mermaid
-    flowchart LR
-      A --> B[已闭合]
-    ```
-    ````
     """
     code, slug, severity = "MER004", "diagram-parse-error", "error"
     family = "MER"
@@ -40,16 +25,34 @@ class DiagramParseError(Rule):
         return ()   # drawn by the host's build (serieskit/draw): diagram_finding()
 
 
+def source_lines(raw: str, source: str) -> list[int]:
+    """The line of `raw` each line of a diagram's `source` stands on. The build adds lines to a
+    diagram (the palette's classDef lines): those take the line of the author's line before them."""
+    lines = raw.split("\n")
+    src = source.rstrip("\n").split("\n")
+    best, best_map = -1, [1] * len(src)
+    first = src[0].strip()
+    for start, line in enumerate(lines):
+        if line.strip() != first:
+            continue
+        mapping, j, matched = [], start, 0
+        for s in src:
+            if j < len(lines) and lines[j].strip() == s.strip():
+                mapping.append(j + 1)
+                j, matched = j + 1, matched + 1
+            else:
+                mapping.append(max(j, start + 1))
+        if matched > best:
+            best, best_map = matched, mapping
+    return best_map
+
+
 def diagram_finding(path: str, raw: str, source: str, message: str) -> Finding:
-    """MER004 at the diagram's line: the fence holding `source` in `raw`, plus mermaid's line."""
-    first = source.strip().splitlines()[0] if source.strip() else ""
-    at = raw.find(source.rstrip("\n")) if source.strip() else -1
-    if at < 0 and first:
-        at = raw.find(first)
-    line = raw.count("\n", 0, at) + 1 if at >= 0 else 1
+    """MER004 at the diagram's line that mermaid names (its own count includes the added lines)."""
+    mapping = source_lines(raw, source) if source.strip() else [1]
     m = ON_LINE.search(message)
-    if m and at >= 0:
-        line = min(line + int(m.group(1)) - 1, line + max(source.rstrip("\n").count("\n"), 0))
+    n = int(m.group(1)) if m else 1
+    line = mapping[min(max(n, 1), len(mapping)) - 1]
     text = " ".join(message.split())
     return Finding(path, line, 1, DiagramParseError.code, DiagramParseError.severity,
                    f"mermaid cannot draw this diagram: {text[:300]}",

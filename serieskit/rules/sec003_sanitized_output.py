@@ -22,15 +22,6 @@ class OutputGate(Rule):
     difference between the two parsers cannot let markup through. It cannot be suppressed or switched
     off by a post or a series manifest.
 
-    Bad:
-    ```markdown
-    <img alt='>' src="x.png" onerror="alert(1)">
-    ```
-
-    Good:
-    ```markdown
-    ![说明](assets/x.png)
-    ```
     """
     code, slug, severity = "SEC003", "sanitized-output", "error"
     family = "SEC"
