@@ -123,7 +123,7 @@ ATTRS = {
 # `data-*` attributes the site's markup carries (mermaid's node ids and looks, KaTeX none); no
 # `data-pagefind-*` (a post must not rewrite its own search record) and no `data-md-*` (Material's).
 DATA_ATTRS = frozenset({"data-id", "data-look", "data-node", "data-et", "data-edge", "data-points",
-                        "data-type", "data-from", "data-to"})
+                        "data-type", "data-from", "data-to", "data-tabs"})
 URL_SCHEMES = frozenset({"http", "https", "mailto"})
 URL_ATTRS = frozenset({"href", "src", "cite"})
 

@@ -1,0 +1,89 @@
+"""The output gate (serieskit/sanitize.py) against what Python-Markdown actually writes, and against
+SEC001's reading of the source: whatever SEC001 misses, nothing active reaches a page, and what the gate
+removes is reported.
+
+The classes of the attack on the rendered output (issue "secure on the rendered output"): markup that
+the engine's parser and Python-Markdown read differently (indented containers, continuations, a raw
+HTML block over a blank line, a fence opened inside a quote), attribute tricks (`>` inside a quoted
+value), SVG animation, attributes on a mermaid fence's opening line, raw `<style>`, `style=` overlays,
+`<meta http-equiv=refresh>`, Pagefind attributes that rewrite the search record.
+"""
+from __future__ import annotations
+
+import re
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from htmloracle import active, render
+from serieskit import sanitize
+from test_sec001 import EVASIONS, PIECES, sec001
+
+# (id, body) — each renders into something a reader's browser would run, load or show as the site's
+ATTACKS = [
+    ("script indented in an admonition", '!!! note "说明"\n\n    <script src="../assets/helper.js"></script>'),
+    ("script indented in details", '??? note "展开"\n\n    <script src="x.js"></script>'),
+    ("script indented in a tab", '=== "甲"\n\n    <script src="x.js"></script>'),
+    ("script in a footnote continuation", "正文[^1]\n\n[^1]: 注释\n\n    <script src=x.js></script>"),
+    ("script in a definition continuation", "术语\n:   定义\n\n    <script src=x.js></script>"),
+    ("raw HTML block over a blank line", "<div>\n\n<script>alert(1)</script>\n\n</div>"),
+    ("a > inside a quoted value", "<img alt='>' src=x onerror=alert(1)>"),
+    ("svg set", '<svg><set attributeName="href" to="javascript:alert(1)"/></svg>'),
+    ("svg animate", '<svg><a><animate attributeName="href" values="javascript:alert(1)"/><text>x</text></a></svg>'),
+    ("attributes on a mermaid fence", '``` { .mermaid onclick="alert(1)" }\nflowchart LR\n  A --> B\n```'),
+    ("a fence opened inside a quote", "> ```\n> x\n\n<img src=x onerror=alert(1)>"),
+    ("raw style", "<style>body { display: none }</style>"),
+    ("style overlay", '<p style="position:fixed;inset:0;z-index:99;background:#fff">覆盖</p>'),
+    ("style url", '<span style="background:url(https://example.org/track.png)">x</span>'),
+    ("meta refresh", '<meta http-equiv="refresh" content="0;url=https://example.org/">'),
+    ("pagefind title", '<span data-pagefind-meta="title:假标题">x</span>'),
+    ("pagefind ignore", '<div data-pagefind-ignore="all">正文</div>'),
+    ("form", '<form action="https://example.org/"><input name=q></form>'),
+    ("base", '<base href="https://example.org/">'),
+    ("link", '<link rel="stylesheet" href="https://example.org/x.css">'),
+]
+LOADS = re.compile(r'<(?:link|meta|base|form|style|set|animate\w*)\b|\bstyle="[^"]*(?:url\(|position:\s*fixed)|data-pagefind', re.I)
+
+
+def harmful(html: str) -> list[str]:
+    """What runs (html5lib's reading: htmloracle.active), loads from elsewhere, restyles the page or
+    rewrites the search record."""
+    return active(html) + LOADS.findall(html)
+
+
+def test_every_attack_is_live_before_the_gate_and_gone_after_it():
+    counts = {"cases": 0, "live before": 0, "SEC001 misses": 0, "live after": 0, "unreported": 0}
+    for name, body in ATTACKS + [(i, b) for i, b, _ in EVASIONS]:
+        raw = render(body)
+        cleaned = sanitize.clean(raw)
+        counts["cases"] += 1
+        assert harmful(raw), f"{name}: renders harmless, the case proves nothing"
+        counts["live before"] += 1
+        counts["SEC001 misses"] += not sec001(body)
+        counts["live after"] += bool(harmful(cleaned.html))
+        counts["unreported"] += not cleaned.removed
+    print("\noutput gate:", ", ".join(f"{k} {v}" for k, v in counts.items()))
+    assert counts["live after"] == 0 and counts["unreported"] == 0, counts
+
+
+def test_the_sites_own_markup_passes_untouched():
+    """What the site's extensions write for ordinary Markdown is on the allow-list: nothing reported."""
+    body = "\n\n".join([
+        "# 标题", "段落 **粗** *斜* `代码` [链接](x.md){: .cls title=t } ![图](a.png)", "| a | b |\n|:-|-:|\n| 1 | 2 |",
+        "!!! note \"说明\"\n    提示", "??? tip \"折叠\"\n    内容", '=== "甲"\n    一\n=== "乙"\n    二',
+        "- [x] 完成\n- [ ] 未完成", "术语\n:   定义", "正文[^1]\n\n[^1]: 注释", "```python\nprint(1)\n```",
+        "```mermaid\nflowchart LR\n  A --> B\n```", "$$a+b$$ 与 $c$", "*[HTML]: Hyper Text", "> 引用\n\n---",
+        "<details><summary>摘要</summary>内容</details>", "<kbd>Ctrl</kbd><sup>1</sup><sub>2</sub><br>",
+    ])
+    assert sanitize.clean(render(body)).removed == []
+
+
+@given(st.lists(st.sampled_from(PIECES), min_size=1, max_size=14).map("".join))
+def test_differential_the_gate_catches_whatever_sec001_misses(body):
+    """Over generated snippets: if the raw rendering is live, the gate reports and removes it — whether
+    or not SEC001 saw it in the source."""
+    raw = render(body)
+    cleaned = sanitize.clean(raw)
+    assert not active(cleaned.html), (body, cleaned.html)
+    if active(raw):
+        assert cleaned.removed, body
