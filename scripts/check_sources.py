@@ -356,7 +356,8 @@ _SRC_RE = re.compile(r"`?src:([A-Za-z0-9][A-Za-z0-9._-]*)`?")
 _SEPARATORS = ",;+·、，；"
 _HASH_RE = re.compile(r"(?<![0-9A-Za-z_./-])(?=[0-9a-f]*[0-9])(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}(?![0-9A-Za-z_-])")
 _ARXIV_RE = re.compile(r"(?<![\d.])\d{4}\.\d{4,5}(?:v\d+)?(?![\d.])")
-_URL_RE = re.compile(r"(?i)\bhttps?://\S+|\bwww\.\S+|\b(?:[a-z0-9-]+\.)+(?:com|org|net|io|ai|dev|edu|gov|cn|co|me|app|site|so|info)/\S*")
+_URL_RE = re.compile(r"(?i)\bhttps?://[^\s`]+|\bwww\.[^\s`]+")
+_HOST_PATH_RE = re.compile(r"(?i)\b(?:[a-z0-9-]+\.)+(?:com|org|net|io|ai|dev|edu|gov|cn|co|me|app|site|so|info)/[^\s`]*")
 
 
 @dataclass
@@ -393,12 +394,13 @@ def _balanced(text: str, i: int) -> int:
 def _descriptions(text: str) -> list:
     """Commit hashes, arXiv ids and URLs in text, outside quoted passages."""
     bare = _QUOTE_RE.sub(" ", text)
-    found = []
-    for what, rx in (("URL", _URL_RE), ("arXiv id", _ARXIV_RE), ("commit hash", _HASH_RE)):
-        for m in rx.finditer(bare):
-            found.append((what, m.group(0).rstrip(").,;:")))
-        if what == "URL":
-            bare = rx.sub(" ", bare)
+    found = [("URL", m.group(0).rstrip(").,;:")) for m in _URL_RE.finditer(bare)]
+    bare = _URL_RE.sub(" ", bare)
+    # an address without a scheme counts outside code spans (inside, `host/path` is a search pattern)
+    found += [("URL", m.group(0).rstrip(").,;:")) for m in _HOST_PATH_RE.finditer(_CODE_SPAN_RE.sub(" ", bare))]
+    bare = _HOST_PATH_RE.sub(" ", bare)
+    for what, rx in (("arXiv id", _ARXIV_RE), ("commit hash", _HASH_RE)):
+        found += [(what, m.group(0)) for m in rx.finditer(bare)]
     return found
 
 
@@ -704,6 +706,12 @@ def check_row(rel, no, cells, si, vi, slug, by_id, problems) -> None:
                                 f"version was read; cite src:ID only)"))
     if by_id is None:
         return
+    for k, other in enumerate(cells):
+        if k != si:
+            for m in _SRC_RE.finditer(other):
+                ident = m.group(1).rstrip(".-")
+                if ident not in by_id:
+                    problems.append(Problem(rel, no, f"src:{ident} is not registered in {REGISTER}"))
     cited = []
     for ident in cell.ids:
         e = by_id.get(ident)
