@@ -192,90 +192,98 @@ def load_register(root: Path, slugs: set, today: dt.date, problems: list) -> lis
             continue
         key_lines = {_scalar_key(k): k.start_mark.line + 1 for k, _ in inode.value}
         eid = item.get("id")
-        label = f"entry `{eid}`" if isinstance(eid, str) else "entry"
         entry = Entry(id=eid if isinstance(eid, str) else "", line=line, data=item, key_lines=key_lines)
+        label = f"entry `{eid}`" if isinstance(eid, str) else "entry"
 
-        def bad(key: str, msg: str) -> None:
+        def bad(key: str, msg: str, entry=entry, label=label) -> None:
             report(entry.line_of(key), f"{label}: {msg}")
 
-        for key in REQUIRED:
-            if key not in item:
-                bad(key, f"missing field `{key}`")
-        for key in item:
-            if key not in REQUIRED and key not in OPTIONAL:
-                bad(key, f"unknown field `{key}` (fields: {', '.join(REQUIRED + OPTIONAL)})")
-        if "id" in item:
-            if not isinstance(eid, str) or not ID_RE.match(eid):
-                bad("id", f"id {eid!r} must match {ID_RE.pattern}")
-            elif eid in ids:
+        if "id" in item and isinstance(eid, str) and ID_RE.match(eid):
+            if eid in ids:
                 bad("id", f"id `{eid}` already used by the entry at line {ids[eid]}")
             else:
                 ids[eid] = line
-        if "kind" in item and item["kind"] not in KINDS:
-            bad("kind", f"kind {item['kind']!r} is not one of {' | '.join(KINDS)}")
-        if "title" in item and not _nonempty_str(item["title"]):
-            bad("title", "title must be non-empty text")
-        if "version" in item and (item["version"] is None or str(item["version"]).strip() == ""):
-            bad("version", "version must say what was read (arXiv version, commit, tag or date)")
-        if "read" in item and item["read"] not in READS:
-            bad("read", f"read {item['read']!r} is not one of {' | '.join(READS)}")
-        if item.get("read") == "abstract" and not _nonempty_str(item.get("abstract")):
-            bad("read", "read: abstract needs the abstract's words in `abstract:`")
-        if "checked" in item:
-            d = _as_date(item["checked"])
-            if d is None:
-                bad("checked", f"checked {item['checked']!r} is not an ISO date (YYYY-MM-DD)")
-            elif d > today:
-                bad("checked", f"checked {d.isoformat()} is after today ({today.isoformat()})")
-        if "reachable" in item and not isinstance(item["reachable"], bool):
-            bad("reachable", f"reachable must be true or false, not {item['reachable']!r}")
-        if "posts" in item:
-            posts = item["posts"]
-            if not isinstance(posts, list) or not all(isinstance(p, str) for p in posts):
-                bad("posts", "posts must be a list of post slugs")
-            else:
-                for p in posts:
-                    if p not in slugs:
-                        bad("posts", f"posts names `{p}`, which is not the slug of a post")
-                for p in sorted({p for p in posts if posts.count(p) > 1}):
-                    bad("posts", f"posts lists `{p}` twice")
-        for key in ("files",):
-            if key in item and (not isinstance(item[key], list) or not all(_nonempty_str(f) for f in item[key])):
-                bad(key, f"{key} must be a list of paths")
-
-        # url / urls / justification
-        addresses = []
-        if "url" in item:
-            if not _nonempty_str(item["url"]):
-                bad("url", "url must be an address")
-            else:
-                addresses.append(item["url"].strip())
-        elif not _nonempty_str(item.get("justification")):
-            bad("id", "no `url`: give the address, or say in `justification` why there is none")
-        if "urls" in item:
-            if not isinstance(item["urls"], list) or not all(_nonempty_str(u) for u in item["urls"]):
-                bad("urls", "urls must be a list of addresses")
-            else:
-                addresses.extend(u.strip() for u in item["urls"])
-        own = set()
-        for addr in addresses:
-            key = "url" if addr == str(item.get("url", "")).strip() else "urls"
-            if not is_http(addr):
-                if re.match(r"^[a-z][a-z0-9+.-]*:", addr, re.I) or addr.startswith("/"):
-                    bad(key, f"`{addr}` is neither an http(s) address nor a path in this repository")
-                elif not (root / addr.split("#", 1)[0]).exists():
-                    bad(key, f"`{addr}` is not an http(s) address and no such path exists in this repository")
-            norm = normalize_url(addr)
-            if norm in own:
-                continue
-            own.add(norm)
-            if norm in urls_seen:
-                other_id, other_line = urls_seen[norm]
-                bad(key, f"`{addr}` is already registered by `{other_id}` (line {other_line}): one entry per source")
-            else:
-                urls_seen[norm] = (eid, line)
+        check_fields(item, slugs, today, bad)
+        check_addresses(root, item, bad, urls_seen, line)
         entries.append(entry)
     return entries
+
+
+def check_fields(item: dict, slugs: set, today: dt.date, bad) -> None:
+    """Required and known fields, and the values each may take."""
+    for key in REQUIRED:
+        if key not in item:
+            bad(key, f"missing field `{key}`")
+    for key in item:
+        if key not in REQUIRED and key not in OPTIONAL:
+            bad(key, f"unknown field `{key}` (fields: {', '.join(REQUIRED + OPTIONAL)})")
+    eid = item.get("id")
+    if "id" in item and (not isinstance(eid, str) or not ID_RE.match(eid)):
+        bad("id", f"id {eid!r} must match {ID_RE.pattern}")
+    if "kind" in item and item["kind"] not in KINDS:
+        bad("kind", f"kind {item['kind']!r} is not one of {' | '.join(KINDS)}")
+    if "title" in item and not _nonempty_str(item["title"]):
+        bad("title", "title must be non-empty text")
+    if "version" in item and (item["version"] is None or str(item["version"]).strip() == ""):
+        bad("version", "version must say what was read (arXiv version, commit, tag or date)")
+    if "read" in item and item["read"] not in READS:
+        bad("read", f"read {item['read']!r} is not one of {' | '.join(READS)}")
+    if item.get("read") == "abstract" and not _nonempty_str(item.get("abstract")):
+        bad("read", "read: abstract needs the abstract's words in `abstract:`")
+    if "checked" in item:
+        d = _as_date(item["checked"])
+        if d is None:
+            bad("checked", f"checked {item['checked']!r} is not an ISO date (YYYY-MM-DD)")
+        elif d > today:
+            bad("checked", f"checked {d.isoformat()} is after today ({today.isoformat()})")
+    if "reachable" in item and not isinstance(item["reachable"], bool):
+        bad("reachable", f"reachable must be true or false, not {item['reachable']!r}")
+    if "posts" in item:
+        posts = item["posts"]
+        if not isinstance(posts, list) or not all(isinstance(p, str) for p in posts):
+            bad("posts", "posts must be a list of post slugs")
+        else:
+            for p in posts:
+                if p not in slugs:
+                    bad("posts", f"posts names `{p}`, which is not the slug of a post")
+            for p in sorted({p for p in posts if posts.count(p) > 1}):
+                bad("posts", f"posts lists `{p}` twice")
+    if "files" in item and (not isinstance(item["files"], list) or not all(_nonempty_str(f) for f in item["files"])):
+        bad("files", "files must be a list of paths")
+
+
+def check_addresses(root: Path, item: dict, bad, urls_seen: dict, line: int) -> None:
+    """`url` (or a `justification`), `urls`; no address may belong to two entries."""
+    addresses = []
+    if "url" in item:
+        if not _nonempty_str(item["url"]):
+            bad("url", "url must be an address")
+        else:
+            addresses.append(item["url"].strip())
+    elif not _nonempty_str(item.get("justification")):
+        bad("id", "no `url`: give the address, or say in `justification` why there is none")
+    if "urls" in item:
+        if not isinstance(item["urls"], list) or not all(_nonempty_str(u) for u in item["urls"]):
+            bad("urls", "urls must be a list of addresses")
+        else:
+            addresses.extend(u.strip() for u in item["urls"])
+    own = set()
+    for addr in addresses:
+        key = "url" if addr == str(item.get("url", "")).strip() else "urls"
+        if not is_http(addr):
+            if re.match(r"^[a-z][a-z0-9+.-]*:", addr, re.I) or addr.startswith("/"):
+                bad(key, f"`{addr}` is neither an http(s) address nor a path in this repository")
+            elif not (root / addr.split("#", 1)[0]).exists():
+                bad(key, f"`{addr}` is not an http(s) address and no such path exists in this repository")
+        norm = normalize_url(addr)
+        if norm in own:                 # the same paper's PDF beside its abstract page: one source
+            continue
+        own.add(norm)
+        if norm in urls_seen:
+            other_id, other_line = urls_seen[norm]
+            bad(key, f"`{addr}` is already registered by `{other_id}` (line {other_line}): one entry per source")
+        else:
+            urls_seen[norm] = (item.get("id"), line)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -381,6 +389,11 @@ def _balanced(text: str, i: int) -> int:
                 return -1
             j = k + 1
             continue
+        if ch in '"“':                     # a quoted passage may hold a parenthesis of its own
+            k = text.find('"' if ch == '"' else "”", j + 1)
+            if k != -1:
+                j = k + 1
+                continue
         if ch in pairs:
             stack.append(pairs[ch])
         elif stack and ch == stack[-1]:

@@ -27,7 +27,7 @@ def test_repository_register_is_clean():
 # --- fixtures ------------------------------------------------------------------------------------
 
 ABSTRACT = ("We present a model that runs fast. Our method reaches a 3x speed-up on long sequences "
-            "with no loss in quality, and the code is public.")
+            "(32 s clips at 44.1 kHz) with no loss in quality, and the code is public.")
 
 GOOD_REGISTER = f"""\
 # header comment
@@ -178,6 +178,11 @@ def test_abstract_quote_forms(tmp_path):
         '| "a 3x speed-up on long sequences" (:10) | src:arxiv-2401.00001 (abstract) |',
         '| 3x (:10) | src:arxiv-2401.00001 “Our method reaches A 3X   speed-up … no loss in quality” |')
     assert run(make_project(tmp_path, factcheck=fc)) == []
+    # a quote inside the locator, cut inside a parenthesis of its own
+    fc = GOOD_FACTCHECK.replace(
+        '| "a 3x speed-up on long sequences" (:10) | src:arxiv-2401.00001 (abstract) |',
+        '| 3x (:10) | src:arxiv-2401.00001 (abstract: "speed-up on long sequences (32 s clips") |')
+    assert run(make_project(tmp_path / "d", factcheck=fc)) == []
     # fragments out of order are not a quote
     fc = GOOD_FACTCHECK.replace('"a 3x speed-up on long sequences"', '"no loss in quality … a 3x speed-up"')
     only(run(make_project(tmp_path / "b", factcheck=fc)), "no quoted text occurs verbatim")
