@@ -364,6 +364,10 @@ _SRC_RE = re.compile(r"`?src:([A-Za-z0-9][A-Za-z0-9._-]*)`?")
 _SEPARATORS = ",;+·、，；"
 _HASH_RE = re.compile(r"(?<![0-9A-Za-z_./-])(?=[0-9a-f]*[0-9])(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}(?![0-9A-Za-z_-])")
 _ARXIV_RE = re.compile(r"(?<![\d.])\d{4}\.\d{4,5}(?:v\d+)?(?![\d.])")
+# a version label: an arXiv-style `v2` standing as a word (not `v0.7.1`, `vllm/v1/`, `use_v1`,
+# `DeepSeek-V4`), or `@` and a commit-like hex (`@abc12`); release tags are not labels of this kind
+_VERSION_RE = re.compile(r"(?<![\w./@-])v\d+(?![\w/@-]|\.\d)")
+_AT_HASH_RE = re.compile(r"@(?=[0-9a-f]*[0-9])(?=[0-9a-f]*[a-f])[0-9a-f]{4,40}(?![\w-])")
 _URL_RE = re.compile(r"(?i)\bhttps?://[^\s`]+|\bwww\.[^\s`]+")
 _HOST_PATH_RE = re.compile(r"(?i)\b(?:[a-z0-9-]+\.)+(?:com|org|net|io|ai|dev|edu|gov|cn|co|me|app|site|so|info)/[^\s`]*")
 
@@ -373,7 +377,7 @@ class SourcesCell:
     ids: list            # the ids, in order
     quotes: list         # quoted text outside the locators
     stray: list          # text that is none of the allowed forms
-    described: list      # (what, text): a commit hash, arXiv id or URL outside the id form
+    described: list      # (what, text): a commit hash, arXiv id, URL or version label outside the id form
 
 
 def _balanced(text: str, i: int) -> int:
@@ -405,7 +409,7 @@ def _balanced(text: str, i: int) -> int:
 
 
 def _descriptions(text: str) -> list:
-    """Commit hashes, arXiv ids and URLs in text, outside quoted passages."""
+    """Commit hashes, arXiv ids, URLs and version labels in text, outside quoted passages."""
     bare = _QUOTE_RE.sub(" ", text)
     found = [("URL", m.group(0).rstrip(").,;:")) for m in _URL_RE.finditer(bare)]
     bare = _URL_RE.sub(" ", bare)
@@ -414,6 +418,10 @@ def _descriptions(text: str) -> list:
     bare = _HOST_PATH_RE.sub(" ", bare)
     for what, rx in (("arXiv id", _ARXIV_RE), ("commit hash", _HASH_RE)):
         found += [(what, m.group(0)) for m in rx.finditer(bare)]
+        bare = rx.sub(" ", bare)
+    found += [("version label", m.group(0)) for m in _AT_HASH_RE.finditer(bare)]
+    # `v2` counts outside code spans (inside, `v1` is part of a path or an identifier)
+    found += [("version label", m.group(0)) for m in _VERSION_RE.finditer(_CODE_SPAN_RE.sub(" ", bare))]
     return found
 
 

@@ -210,12 +210,43 @@ def test_unreachable_only_right(tmp_path):
     ("src:gh-acme-fast (docs.acme.io/fast/usage)", "URL `docs.acme.io/fast/usage`"),
     ("src:gh-acme-fast and its README", "text outside src:ID tokens"),
     ("recomputed", "text outside src:ID tokens"),
+    ("src:gh-acme-fast (v2, Table 4)", "version label `v2`"),
+    ("src:gh-acme-fast (README at v1 §3)", "version label `v1`"),
+    ("src:gh-acme-fast (README @abc12)", "version label `@abc12`"),
+    ("src:gh-acme-fast (`README.md`@0fe3)", "version label `@0fe3`"),
 ])
 def test_sources_cell_holds_only_ids(tmp_path, cell, what):
     fc = GOOD_FACTCHECK.replace("| src:gh-acme-fast (`README.md`, Usage); src:arxiv-2401.00001 (§3) |",
                                 f"| {cell}; src:arxiv-2401.00001 (§3) |")
     hits = only(run(make_project(tmp_path, factcheck=fc)), what)
     assert all(h.startswith("factcheck/demo.md:6: ") for h in hits)
+
+
+def test_version_label_in_a_locator(tmp_path):
+    # an arXiv-style version in the locator: the register's `version` says which one was read
+    fc = GOOD_FACTCHECK.replace("src:arxiv-2401.00001 (§3)", "src:arxiv-2401.00001 (v2 §3)")
+    problems = run(make_project(tmp_path, factcheck=fc))
+    assert problems == ["factcheck/demo.md:6: sources cell: version label `v2` (the register says which "
+                        "version was read; cite src:ID only)"]
+    # a short commit after `@` is reported once, a long one as a commit hash only
+    fc = GOOD_FACTCHECK.replace("src:arxiv-2401.00001 (§3)", "src:arxiv-2401.00001 (§3 @abc1234)")
+    problems = run(make_project(tmp_path / "b", factcheck=fc))
+    assert problems == ["factcheck/demo.md:6: sources cell: commit hash `abc1234` (the register says which "
+                        "version was read; cite src:ID only)"]
+
+
+@pytest.mark.parametrize("locator", [
+    "`trl/__init__.py` at tags v0.28.0 and v0.29.0",       # release tags are facts about the project
+    "no v1.98.x release",
+    "`vllm/v1/spec_decode/eagle.py`",                      # a path
+    "`use_v1: true`, `docs/advance/v1_async_trainer.md`",  # identifiers
+    'title "Model Runner v2 (now default)"',               # quoted words
+    "DeepSeek-v4 checkpoints, tailscale.com@v1.104.4",
+    "maintainer@example.org",
+])
+def test_not_a_version_label(tmp_path, locator):
+    fc = GOOD_FACTCHECK.replace("src:arxiv-2401.00001 (§3)", f"src:arxiv-2401.00001 (§3; {locator})")
+    assert run(make_project(tmp_path, factcheck=fc)) == []
 
 
 def test_table_not_migrated(tmp_path):
