@@ -139,7 +139,7 @@ def test_kept_hits_from_another_engine_are_ignored(tmp_path, monkeypatch):
 def test_a_rule_that_reads_more_than_the_post_is_not_kept(tmp_path, monkeypatch):
     from serieskit.rules import REGISTRY
     kept = {c for c, r in REGISTRY.items() if r.reads_only_post}
-    assert kept == {"TYP001", "TYP002", "TYP003", "TYP004"}
+    assert {"TYP001", "TYP002", "TYP003", "TYP004"} <= kept and "TRM001" not in kept
     root = make_site(tmp_path)
     cli(root)
     calls = _break(monkeypatch, "TRM001")           # reads the glossary and the other posts' titles
