@@ -121,7 +121,7 @@ def series_map_block(series: Series, site: Site, include_drafts: bool) -> list[s
     hubs = "、".join(str(pl.number) for pl in m.hubs if pl.number is not None)
     note = html("黄色“总览”框里的第 {} 篇是多数文章的姊妹篇，它们的连线不再逐条画出。", hubs) if hubs else ""
     implied = "（两篇若已能经由编号在它们之间的文章连通，就不再直接连线）" if m.implied else ""
-    return ["```mermaid", series_map.mermaid(m, site.conv).rstrip("\n"), "```", "",
+    return ["```mermaid", series_map.mermaid(m, site.conv, series_title=series.title).rstrip("\n"), "```", "",
             html('<p class="series-map__caption">系列地图：蓝色框是已发布的文章（点击进入），灰色虚线框是在做的文章；'
                  '连线是文章之间的姊妹篇链接{}。{}</p>', implied, note), ""]
 

@@ -268,7 +268,15 @@ def _two_columns(m: SeriesMap, near: dict[str, set[str]]) -> dict[str, int] | No
     return col
 
 
-def mermaid(m: SeriesMap, conv: Conventions, band_title: str = "总览") -> str:
+ACC_UNSAFE = re.compile(r"[#;%{}<>\"`\\\x00-\x1f\x7f]+")
+
+
+def acc_text(s: str) -> str:
+    """Text for an `accTitle` / `accDescr` line: one line, nothing mermaid or HTML reads as syntax."""
+    return " ".join(ACC_UNSAFE.sub(" ", s).split())
+
+
+def mermaid(m: SeriesMap, conv: Conventions, band_title: str = "总览", series_title: str = "") -> str:
     """The flowchart's source (without the fence). Left to right, so that the layout's layers are the
     columns of `columns()`: the diagram is as wide as its columns however long the series grows."""
     text, line, white = conv.neutrals["text"], conv.neutrals["line"], conv.neutrals["white"]
@@ -276,6 +284,11 @@ def mermaid(m: SeriesMap, conv: Conventions, band_title: str = "总览") -> str:
     post_c = conv.colour(conv.default_node)
     out = ["---", "config:", "  flowchart:", f"    wrappingWidth: {WRAP_PX}", "    rankSpacing: 36", "    curve: linear",
            "    nodeSpacing: 24", "    padding: 10", "---", "flowchart LR",
+           f"  accTitle: {acc_text(series_title + ' 系列地图' if series_title else '系列地图')}",
+           "  accDescr: " + acc_text(
+               f"本系列共 {len(m.places)} 个位置，已发布 {sum(not p.planned for p in m.places)} 篇（节点可点击进入），"
+               f"在做 {sum(p.planned for p in m.places)} 篇（虚线框）；连线是文章之间的姊妹篇关系"
+               + (f"，{band_title}里是多数文章都会提到的综述篇" if m.hubs else "") + "。下方列表按编号列出全部文章。"),
            f"  classDef post fill:{post_c.fill},stroke:{post_c.stroke},color:{text}",
            f"  classDef hub fill:{hub_c.fill},stroke:{hub_c.stroke},color:{text}",
            f"  classDef planned fill:{white},stroke:{line},stroke-dasharray:4 3,color:{line}"]

@@ -18,6 +18,7 @@ NODE = re.compile(r'^\s*(p\d+)\["([^"]*)"\]$')
 EDGE = re.compile(r"^\s*(p\d+) --- (p\d+)$")
 CLICK = re.compile(r'^\s*click (p\d+) href "([^"]*)"$')
 CLASS = re.compile(r"^\s*class ([\w,]+) (\w+)$")
+ACC = re.compile(r"^\s*(accTitle|accDescr): ([^#;%{}<>\"`\\]+)$")   # one line, no syntax characters
 DECODE = {v: k for k, v in series_map.ENTITIES.items()}
 
 
@@ -30,7 +31,7 @@ def parse(source: str) -> dict:
     lines = source.splitlines()
     assert lines[:1] == ["---"] and "flowchart LR" in lines
     body = lines[lines.index("flowchart LR") + 1:]
-    out = {"nodes": {}, "edges": [], "clicks": {}, "classes": {}, "band": []}
+    out = {"nodes": {}, "edges": [], "clicks": {}, "classes": {}, "band": [], "acc": {}}
     in_band = False
     for ln in body:
         if m := NODE.match(ln):
@@ -44,6 +45,8 @@ def parse(source: str) -> dict:
         elif m := CLASS.match(ln):
             for i in m.group(1).split(","):
                 out["classes"][i] = m.group(2)
+        elif m := ACC.match(ln):
+            out["acc"][m.group(1)] = m.group(2)
         elif ln.strip().startswith("subgraph overview["):
             in_band = True
         elif ln.strip() == "end":
@@ -173,3 +176,6 @@ def test_a_hostile_title_stays_inside_its_label(tmp_path):
     assert flat.startswith(second[3:].rstrip("…")), second           # the title as text, cut to its length
     assert ("计划 " + flat).startswith(plan[3:].replace("<br>（在做）", "").rstrip("…")), plan
     assert nfkc(site.post_at("demo/second.md").title) == nfkc(HOSTILE)
+    hostile = series_map.mermaid(m, site.conv, series_title=HOSTILE)   # a hostile series title, too
+    acc = parse(hostile)["acc"]
+    assert set(acc) == {"accTitle", "accDescr"} and acc["accTitle"].endswith("系列地图"), acc
