@@ -11,7 +11,14 @@ each, so that an upgrade that changes one fails loudly, not silently).
      serve` (MkDocs lets the exception end the build; no event runs between conversion and that);
    - with the speed-ups on (SERIES_SPEEDUPS, hooks/speedups.py), under `mkdocs serve` only: the memo of
      hooks/serve_cache.py, which restores what a conversion leaves on the page, including the private
-     `Page._title_from_render`, and replays the conversion's log records (so `--strict` counts them).
+     `Page._title_from_render`, and replays the conversion's log records (so `--strict` counts them),
+     and the output gate's report of the page (serieskit/mdext.py).
+
+Outside this adapter, one copy of Material's internals: `serieskit/draw/material-mermaid.css` is the
+stylesheet Material's bundle passes to mermaid as `themeCSS` (a string in
+`material/templates/assets/javascripts/bundle.*.min.js`), so that diagrams drawn by the build look as
+Material drew them. tests/test_upstream.py compares it with the installed bundle and fails loudly when
+Material changes it.
 """
 from __future__ import annotations
 
