@@ -130,20 +130,22 @@ NOT_COUNTED = re.compile(r"<!--.*?(?:-->|$)|<\?.*?(?:\?>|$)|<!DOCTYPE[^\[>]*(?:\
                          r"template)\b[^>]*>).*?(?:</(?:script|foreignObject|iframe|noscript|template)\s*>|$)", re.I | re.S)
 
 
-def _inventory(text: str) -> tuple[Counter, dict[str, str]]:
-    """(count of each name, lower-cased; the name as first written)."""
+def _inventory(text: str) -> tuple[Counter, list[str]]:
+    """(count of each name, lower-cased; the names as written, in order)."""
     text = NOT_COUNTED.sub(lambda m: m.group(1) or "", text)
-    names = [f"<{t}>" for t in TAG_NAME.findall(text)] + [f"{a}=" for a in ATTR_NAME.findall(text)]
-    written = {}
-    for n in names:
-        written.setdefault(n.lower(), n)
-    return Counter(n.lower() for n in names), written
+    names = ["<" + t + ">" for t in TAG_NAME.findall(text)] + [a + "=" for a in ATTR_NAME.findall(text)]
+    return Counter(map(str.lower, names)), names
 
 
 # nh3 writes a fragment: it is read inside an element that declares the SVG namespaces (an `<svg>`
 # without `xmlns`, valid in HTML, is still an SVG element, as the HTML parser took it)
 WRAPPER_START = '<root xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink">'
 WRAPPER_END = "</root>"
+
+
+# attributes whose value needs no look unless it holds a `url(` or an escape (most of a drawing's)
+PLAIN_ATTRIBUTES = SVG_ATTRIBUTES - {"href", "xlink:href", "style"}
+SUSPECT = re.compile(r"url|\\", re.I)
 
 
 def _name(qname: str) -> str:
@@ -165,11 +167,11 @@ def _verified(root: ET.Element, removed: list[str]) -> None:
                 removed.append(f"<{local}>")
                 parent.remove(child)
     for el in root.iter():
-        for qname, value in list(el.attrib.items()):
-            name = _name(qname)
-            if name not in SVG_ATTRIBUTES or not attribute_ok(name, value):
-                removed.append(f"{name}=")
-                del el.attrib[qname]
+        bad = [q for q, v in el.attrib.items() if not (q in PLAIN_ATTRIBUTES and not SUSPECT.search(v))
+               and (_name(q) not in SVG_ATTRIBUTES or not attribute_ok(_name(q), v))]
+        for qname in bad:
+            removed.append(_name(qname) + "=")
+            del el.attrib[qname]
 
 
 def sanitize_svg(data: bytes) -> tuple[bytes | None, list[str]]:
@@ -195,8 +197,8 @@ def sanitize_svg(data: bytes) -> tuple[bytes | None, list[str]]:
     out = ET.tostring(_plain_names(svg), encoding="unicode")
     before, written = _inventory(text)
     after, _ = _inventory(out)
-    lost = [written[n] for n in before if before[n] > after[n] and not _inert(n)]
-    return out.encode("utf-8"), _unique(lost + removed)
+    lost = {n for n in before if before[n] > after[n] and not _inert(n)}
+    return out.encode("utf-8"), _unique([n for n in written if n.lower() in lost] + removed)
 
 
 def _inert(name: str) -> bool:
