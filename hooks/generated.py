@@ -1,4 +1,5 @@
-"""The files the build adds to MkDocs' own (on_files): the posts of series/ and their images, the
+"""The files the build adds to MkDocs' own (on_files): the posts of series/ and the files beside
+them that the engine's publishing plan lets out (serieskit/assets.py: images, sanitized SVG), the
 generated pages of the page table (serieskit/pagetable.py), the palette stylesheet, the feeds, and
 mermaid and KaTeX from node_modules (no CDN). All through the public `File.generated`.
 
@@ -13,7 +14,6 @@ from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files, InclusionLevel
 
 from serieskit import feed, pages, vendor
-from serieskit.model import SERIES_DIR
 from serieskit.theme import palette_css
 
 from state import BuildState
@@ -26,11 +26,11 @@ def add_files(files: Files, config, state: BuildState, root: Path) -> Files:
         f.dest_uri = f"{post.url_dir}index.html"
         files.append(f)
         state.posts_by_src[f.src_uri] = post
-    series_root = root / SERIES_DIR
-    for sp in sorted(b.site.site_files):
-        p = series_root / sp
-        if p.is_file():
-            files.append(File.generated(config, sp, abs_src_path=str(p)))
+    for asset in b.site.assets.published:       # what serieskit/assets.py lets out of series/
+        if asset.data is not None:                # a sanitized SVG
+            files.append(File.generated(config, asset.site_path, content=asset.data))
+        else:
+            files.append(File.generated(config, asset.site_path, abs_src_path=str(asset.src)))
     for uri, content in pages.generated_pages(b.site, b.include_drafts).items():
         if files.get_file_from_path(uri) is None:   # a page of docs/ with the same path wins
             files.append(File.generated(config, uri, content=content))

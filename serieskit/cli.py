@@ -122,7 +122,8 @@ def _expand(site, wanted: set[str] | None) -> set[str] | None:
     if wanted is None:
         return None
     files = {p.rel for p in site.posts} | {s.manifest_rel for s in site.series.values()} | {
-        s.glossary_rel for s in site.series.values() if s.glossary_rel} | {f.path for f in site.fs_problems}
+        s.glossary_rel for s in site.series.values() if s.glossary_rel} | {f.path for f in site.fs_problems} | {
+        p.path for p in site.assets.problems}
     out = set()
     for w in wanted:
         if w in ("", ".", CONVENTIONS_FILE):

@@ -12,6 +12,9 @@ from pathlib import Path
 import yaml
 
 CONVENTIONS_FILE = "conventions.yml"
+# The data files conventions.yml may let authors publish next to their posts (`assets: data_files:`):
+# types a browser shows as text or offers as a download, never runs (serieskit/assets.py).
+DATA_SUFFIXES = (".csv", ".tsv", ".txt", ".json")
 HEX_COLOUR = re.compile(r"#(?:[0-9a-f]{3}|[0-9a-f]{4}|[0-9a-f]{6}|[0-9a-f]{8})")
 
 
@@ -68,6 +71,7 @@ class Conventions:
     cjk_chars_per_minute: int
     words_per_minute: int
     allowed_colours: frozenset[str] = field(default=frozenset())
+    data_files: tuple[str, ...] = ()       # suffixes of data files published beside posts (DATA_SUFFIXES)
     fingerprint: str = ""
 
     @property
@@ -95,6 +99,21 @@ def _req(data: dict, key: str, kind, path: str):
     if not isinstance(value, kind):
         raise ConfigError(path, f"`{key}` must be a {getattr(kind, '__name__', kind)}")
     return value
+
+
+def data_files(section, path: str) -> tuple[str, ...]:
+    """`assets: data_files: [.csv, ...]`: each one of DATA_SUFFIXES (no other type is ever published)."""
+    if section is None:
+        return ()
+    listed = section.get("data_files") if isinstance(section, dict) else None
+    if not isinstance(listed, list) or not all(isinstance(x, str) for x in listed):
+        raise ConfigError(path, "`assets: data_files:` must be a list of file suffixes (e.g. [.csv, .json])")
+    out = tuple(dict.fromkeys("." + x.strip().lower().lstrip(".") for x in listed))
+    wrong = [x for x in out if x not in DATA_SUFFIXES]
+    if wrong:
+        raise ConfigError(path, f"`assets: data_files:` lists {', '.join(wrong)}: only "
+                                f"{', '.join(DATA_SUFFIXES)} can be published as data files")
+    return out
 
 
 def load_conventions(path: str | Path) -> Conventions:
@@ -150,6 +169,7 @@ def load_conventions(path: str | Path) -> Conventions:
             cjk_chars_per_minute=int(reading.get("cjk_chars_per_minute", 400)),
             words_per_minute=int(reading.get("words_per_minute", 200)),
             allowed_colours=frozenset(a for a in allowed if a),
+            data_files=data_files(data.get("assets"), spath),
         )
     except KeyError as exc:
         raise ConfigError(spath, f"missing pattern {exc}")

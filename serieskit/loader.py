@@ -12,6 +12,7 @@ from pathlib import Path
 
 import yaml
 
+from . import assets
 from .frontmatter import yaml_error
 from .config import CONVENTIONS_FILE, Conventions, ConfigError, load_conventions
 from .finding import problem
@@ -180,9 +181,11 @@ def glossary_entries(data, lines: list[int]) -> list[GlossaryEntry]:
     return entries
 
 
-def _walk(root: Path, top: Path, skipped: list[Skipped]):
-    """Files under `top`, without following symlinked folders; links it cannot follow or that leave
-    the project are recorded in `skipped` (FS001 reports them)."""
+def _walk(root: Path, top: Path, skipped: list[Skipped], inside: Path | None = None):
+    """Files under `top`, without following symlinked folders; links it cannot follow, that leave
+    `inside` (the project by default) or that lead to a hidden file are recorded in `skipped`
+    (FS001 reports them)."""
+    inside = (inside or root).resolve()
     for dirpath, dirnames, filenames in os.walk(top, followlinks=False, onerror=None):
         d = Path(dirpath)
         dirnames.sort()
@@ -208,10 +211,29 @@ def _walk(root: Path, top: Path, skipped: list[Skipped]):
                 except (OSError, RuntimeError) as exc:
                     skipped.append(Skipped(p.relative_to(root).as_posix(), "broken-link", _reason(exc)))
                     continue
-                if not target.is_relative_to(root.resolve()):
+                if not target.is_relative_to(inside):
                     skipped.append(Skipped(p.relative_to(root).as_posix(), "link-outside", str(target)))
                     continue
+                if any(part.startswith(".") for part in target.relative_to(inside).parts):
+                    skipped.append(Skipped(p.relative_to(root).as_posix(), "link-hidden", str(target)))
+                    continue
             yield p
+
+
+def _not_ignored(root: Path, paths: list[Path], skipped: list[Skipped]) -> tuple[list[Path], bool]:
+    """The files git does not ignore (in a git checkout: one `git check-ignore`; a symlink counts as
+    ignored when its target is), and whether the site may publish files of series/ at all (not when
+    the checkout's git cannot say what it ignores: FS001)."""
+    rels = [relative(p, root) for p in paths]
+    targets = {rel: relative(p.resolve(), root) for rel, p in zip(rels, paths) if p.is_symlink()}
+    try:
+        ignored = assets.git_ignored(root, sorted(set(rels) | set(targets.values())))
+    except assets.GitUnavailable as exc:
+        skipped.append(Skipped(SERIES_DIR, "git-unavailable", str(exc)))
+        return paths, False
+    if not ignored:
+        return paths, True
+    return [p for rel, p in zip(rels, paths) if rel not in ignored and targets.get(rel) not in ignored], True
 
 
 def _reason(exc: BaseException) -> str:
@@ -231,6 +253,8 @@ def load_site(root: str | Path, conventions: Conventions | None = None, today: d
     series: dict[str, Series] = {}
     posts: list[Post] = []
     site_files: set[str] = set()
+    from_series: dict[str, Path] = {}       # site path -> file: what the publishing plan looks at
+    publish = True
     reuse = previous is not None and previous.conv.fingerprint == conv.fingerprint
     reusable = {p.rel: p for p in previous.posts} if reuse else {}
     sroot = root / SERIES_DIR
@@ -238,7 +262,8 @@ def load_site(root: str | Path, conventions: Conventions | None = None, today: d
         for area in sorted(sroot.iterdir()):
             if area.is_dir() and not area.is_symlink() and (area / MANIFEST).is_file():
                 series[area.name] = load_series(root, area, conv, previous.series.get(area.name) if reuse else None)
-        for path in _walk(root, sroot, fs_problems):
+        found, publish = _not_ignored(root, list(_walk(root, sroot, fs_problems, inside=sroot)), fs_problems)
+        for path in found:
             rel = relative(path, root)
             site_rel = rel[len(SERIES_DIR) + 1:]
             if path.suffix == ".md":
@@ -255,16 +280,21 @@ def load_site(root: str | Path, conventions: Conventions | None = None, today: d
                 continue  # manifests and glossaries are data, not site files
             else:
                 site_files.add(site_rel)
+                from_series[site_rel] = path
     docs = root / "docs"
     pages_from_docs: set[str] = set()
+    docs_files: set[str] = set()
     if docs.is_dir():
         for path in _walk(root, docs, []):
             site_rel = path.relative_to(docs).as_posix()
-            (pages_from_docs if path.suffix == ".md" else site_files).add(site_rel)
+            (pages_from_docs if path.suffix == ".md" else docs_files).add(site_rel)
+    site_files |= docs_files
     if cache is not None:
         cache.save()
     site = Site(root, conv, posts, series, site_files, fs_problems, today_from_env(today))
     site.add_pages(pages_from_docs)
+    site.assets = assets.plan(site, from_series if publish else {}, docs_files, pages_from_docs, conv.data_files,
+                              previous.assets if reuse else None)
     return site
 
 

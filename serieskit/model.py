@@ -293,7 +293,8 @@ class Series:
 @dataclass
 class Skipped:
     """A file under series/ the loader did not read: `kind` is broken-link, linked-folder,
-    link-outside or unreadable; `detail` the link's target or the error (FS001 reports it)."""
+    link-outside (of series/), link-hidden, unreadable or git-unavailable; `detail` the link's target
+    or the error (FS001 reports it)."""
     path: str
     kind: str
     detail: str
@@ -315,6 +316,7 @@ class Site:
         self.site_files = site_files        # non-page files of the site (images...) by site path
         self.fs_problems = fs_problems
         self.today = today
+        self.assets = None                  # what of series/ the site publishes (serieskit/assets.py: the loader's plan)
         self.by_site_path = {p.site_path: p for p in self.posts}
         self.by_rel = {p.rel: p for p in self.posts}
         self.by_slug: dict[str, list[Post]] = {}

@@ -7,8 +7,9 @@ in memory (hooks/generated.py, hooks/context.py), this writes into a folder the 
   around it (the site's own partials, overrides/partials/, rendered here with the same data the
   MkDocs templates get: serieskit/post_page.py), its page metadata and its search metadata as
   frontmatter (the template marks the page for the index: overrides/main.html);
-- the generated pages of the page table, the posts' images, the palette stylesheet and the
-  vendored mermaid and KaTeX.
+- the generated pages of the page table, the files beside the posts that the publishing plan lets
+  out (serieskit/assets.py: images, sanitized SVG), the palette stylesheet and the vendored mermaid
+  and KaTeX.
 
 The glossary tooltips are the Markdown extension's (serieskit/mdext.py), as in MkDocs.
 """
@@ -24,7 +25,8 @@ import jinja2
 import yaml
 
 from . import feed, pages, post_page, search_meta, share
-from .model import SERIES_DIR, Post
+from .assets import publish
+from .model import Post
 from .render import TOOLTIP_TABLE
 from .session import Build
 from .theme import palette_css
@@ -176,11 +178,8 @@ def write_sources(b: Build, root: Path, out: Path, host: Host) -> list[str]:
             content = with_meta(content, {"series_share": plain(share.series_share(
                 b.site, series, host.site_url, host.site_name, b.include_drafts)), "series_feed": _feed(series, host)})
         _write(out / uri, source_relative(content, uri))
-    for sp in sorted(b.site.site_files):
-        src = root / SERIES_DIR / sp
-        if src.is_file():
-            (out / sp).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(src, out / sp)
+    for asset in b.site.assets.published:       # what serieskit/assets.py lets out of series/
+        publish(asset, out / asset.site_path)
     _write(out / "assets/stylesheets/palette.css", palette_css(b.site.conv))
     for src, dest in vendor_files(root, host.draw_in_browser):
         (out / dest).parent.mkdir(parents=True, exist_ok=True)

@@ -33,6 +33,7 @@ def overlay(site: Site, posts: Iterable[Post]) -> Site:
     merged = [replaced.pop(p.rel, p) for p in site.posts]
     merged += replaced.values()
     new = Site(site.root, site.conv, merged, site.series, site.site_files, site.fs_problems, site.today)
+    new.assets = site.assets
     new.add_pages(site.pages - set(site.by_site_path))   # the docs/ pages (the rest Site adds itself)
     return new
 
