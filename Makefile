@@ -7,7 +7,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: setup serve test lint build browser clean zensical
+.PHONY: setup serve test test-fast lint build browser clean zensical
 
 setup: $(VENV)/.installed node_modules/.installed
 
@@ -50,6 +50,10 @@ test: setup browser
 	$(PY) scripts/lint.py
 	$(VENV)/bin/mkdocs build --strict --quiet -d site
 	$(PY) -m pytest
+
+# The suite without the browser and the slow builds and servers (markers: pyproject.toml): a quick loop.
+test-fast: setup
+	$(PY) -m pytest -m "not browser and not slow" -q
 
 clean:
 	rm -rf site site-zensical .zensical .cache artifacts .bench

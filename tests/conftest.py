@@ -59,3 +59,10 @@ def browser():
     yield b
     b.close()
     pw.stop()
+
+
+def pytest_collection_modifyitems(config, items):
+    """A test that drives the browser is marked `browser` by the fixture it uses (nothing to remember)."""
+    for item in items:
+        if "browser" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.browser)
