@@ -8,11 +8,13 @@ counts the errors itself: MkDocs' own count misses warnings under `-q` or `-v` (
 from __future__ import annotations
 
 import logging
+import sys
 
 from mkdocs.exceptions import Abort
 from mkdocs.plugins import get_plugin_logger
 
 from serieskit import report as reporter
+from serieskit.engine import relaxed_security
 from state import BuildState
 
 log = get_plugin_logger("series")
@@ -26,7 +28,15 @@ def error(state: BuildState, msg: str) -> None:
         log.error(msg)
 
 
-def report(state: BuildState) -> None:
+def report(state: BuildState, strict: bool = False) -> None:
+    """Log the findings; under strict, also one line per security rule conventions.yml relaxes
+    (shown even under `-q`: the maintainers' choice is stated, not hidden)."""
+    if strict:
+        for note in relaxed_security(state.build.site.conv):
+            if log.isEnabledFor(logging.INFO):
+                log.info(reporter.printable(note))
+            else:   # -q: a note is not a warning (MkDocs would count it), so it goes to stderr itself
+                print(reporter.printable(note), file=sys.stderr)
     errors = warnings = 0
     for f in state.build.findings:
         msg = reporter.entry(f, severity=False)

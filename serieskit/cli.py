@@ -14,7 +14,7 @@ from pathlib import Path
 
 from . import report
 from .config import CONVENTIONS_FILE, ConfigError, load_conventions
-from .engine import lint
+from .engine import lint, relaxed_security
 from .loader import load_site
 from .model import SERIES_DIR
 from .parsecache import HitCache, ParseCache
@@ -170,7 +170,7 @@ def run(argv: list[str] | None = None, out=None, err=None) -> int:
                         out.write(unified_diff(post, data))
                     else:
                         write_atomic(post.path, data)
-                        err.write(f"fixed {n} finding{'s' if n != 1 else ''} in {rel}\n")
+                        err.write(report.printable(f"fixed {n} finding{'s' if n != 1 else ''} in {rel}") + "\n")
                 if args.diff:
                     break
                 site = load_site(root, conv, today=args.today, previous=site, cache=cache)
@@ -181,6 +181,9 @@ def run(argv: list[str] | None = None, out=None, err=None) -> int:
         out.write(report.FORMATS[args.format](shown, root))
         if args.format == "text":
             err.write(report.summary(shown))
+        if args.strict:
+            for note in relaxed_security(conv):
+                err.write(report.printable(note) + "\n")
         if any(f.code == "SPEC002" for f in findings):
             return 2
         if any(f.severity == "error" for f in findings):
