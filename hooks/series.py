@@ -59,6 +59,7 @@ def on_config(config):
     except ConfigError as exc:
         raise PluginError(report.problem(exc.path, exc.line, exc.message))
     state = session.current = BuildState(build)
+    gate.watch(bool(config.strict))
     gate.report(state, bool(config.strict))
     navigation.expand(config, state)
     config.extra.setdefault("scope", "/")  # one localStorage scope: Material's inline scripts are the same on every page
