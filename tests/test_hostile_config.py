@@ -225,3 +225,32 @@ def test_a_post_with_an_escape_in_a_link_prints_it_escaped(tmp_path):
     code, out, err = cli(root)
     assert code == 1 and "\x1b" not in out + err and "\x07" not in out + err
     assert "LNK001 [error] link `\\x1b]0;owned\\x07nope.md` does not resolve" in out
+
+
+# --- C1. a page the search indexer leaves out -----------------------------------------------------------------------
+PAGE = ('<html><body><nav>导航文字</nav><article data-pagefind-body><div class="series-post-header"><h1>标题</h1></div>'
+        '{body}</article><footer>页脚文字</footer></body></html>')
+
+
+def _fragments(site, urls):
+    import gzip
+    d = site / "pagefind" / "fragment"
+    d.mkdir(parents=True)
+    for i, url in enumerate(urls):
+        (d / f"{i}.pf_fragment").write_bytes(gzip.compress(b"pagefind_dcd" + json.dumps({"url": url}).encode()))
+
+
+def test_a_page_with_nothing_to_index_is_left_out_and_the_build_goes_on(tmp_path):
+    from serieskit import searchindex
+    marked = {"index.html": PAGE.format(body="<p>正文</p>"),
+              "notes/only-diagram/index.html": PAGE.format(body='<pre class="mermaid"><code>flowchart LR</code></pre>')}
+    _fragments(tmp_path, ["/"])
+    searchindex._check_left_out(tmp_path, marked, 1, "Indexed 1 page")
+
+
+def test_a_page_with_text_left_out_is_named(tmp_path):
+    from serieskit import searchindex
+    marked = {"index.html": PAGE.format(body="<p>正文</p>"), "notes/x/index.html": PAGE.format(body="<p>有字</p>")}
+    _fragments(tmp_path, ["/"])
+    with pytest.raises(searchindex.SearchIndexError, match=r"indexed 1 of the 2 pages marked for it; left out: notes/x/index.html"):
+        searchindex._check_left_out(tmp_path, marked, 1, "Indexed 1 page")
