@@ -254,3 +254,25 @@ def test_a_page_with_text_left_out_is_named(tmp_path):
     _fragments(tmp_path, ["/"])
     with pytest.raises(searchindex.SearchIndexError, match=r"indexed 1 of the 2 pages marked for it; left out: notes/x/index.html"):
         searchindex._check_left_out(tmp_path, marked, 1, "Indexed 1 page")
+
+
+# --- C6. control characters in a title: the feeds stay well-formed XML ------------------------------------------------
+def test_a_control_character_in_a_title_leaves_both_feeds_well_formed(tmp_path):
+    import xml.etree.ElementTree as ET
+    from serieskit import feed
+    from serieskit.loader import load_site
+    from conftest import TODAY
+    root = make_site(tmp_path)
+    replace(root / "series/demo/hub.md", 'title: "技术地图', 'title: "\\x07技术\\x1b[31m地图\\x0c')
+    append(root / "series/demo/hub.md", "\n正文里也有\x0b一个。\n")
+    site = load_site(root, today=TODAY)
+    post = site.by_rel["series/demo/hub.md"]
+    assert "\x07" in post.title
+    contents = {post.rel: "<p>正文里也有\x0b一个。</p>"}
+    for s in (None, site.series["demo"]):
+        xml = feed.atom(site, "https://example.org/", "站点", "作者", contents, series=s)
+        doc = ET.fromstring(xml.encode("utf-8"))        # a well-formed document
+        titles = [e.findtext("{http://www.w3.org/2005/Atom}title") for e in doc.iter("{http://www.w3.org/2005/Atom}entry")]
+        assert "技术[31m地图：演示用的枢纽文章" in titles
+    _, got = findings(root, "--select", "FMT003")
+    assert [(p, c) for p, _, c, m in got if "control character U+0007" in m] == [("series/demo/hub.md", "FMT003")]
