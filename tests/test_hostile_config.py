@@ -276,3 +276,17 @@ def test_a_control_character_in_a_title_leaves_both_feeds_well_formed(tmp_path):
         assert "技术[31m地图：演示用的枢纽文章" in titles
     _, got = findings(root, "--select", "FMT003")
     assert [(p, c) for p, _, c, m in got if "control character U+0007" in m] == [("series/demo/hub.md", "FMT003")]
+
+
+# --- C13. a post named index.md: both hosts refuse it the same way -----------------------------------------------------
+@pytest.mark.parametrize("host", ["mkdocs", "zensical"])
+def test_a_post_named_index_is_refused_by_both_hosts(tmp_path, host):
+    from sitebuild import build, make_project
+    proj = make_project(tmp_path)
+    (proj / "series/notes/index.md").write_text(
+        (proj / "series/notes/solo.md").read_text(encoding="utf-8").replace("slug: solo", "slug: notes-index"),
+        encoding="utf-8")
+    r = build(proj, tmp_path / "site", host=host)
+    out = r.stdout + r.stderr
+    assert r.returncode == 1 and "Traceback" not in out, out[-3000:]
+    assert re.search(r"series/notes/index\.md:3:7: FMT004 a post cannot be named `index\.md`", out), out[-3000:]
