@@ -66,7 +66,8 @@ def on_config(config):
     except ConfigError as exc:
         raise PluginError(report.problem(exc.path, exc.line, exc.message))
     state = session.current = BuildState(build)
-    gate.report(state)
+    gate.watch(bool(config.strict))
+    gate.report(state, bool(config.strict))
     navigation.expand(config, state)
     config.extra.setdefault("scope", "/")  # one localStorage scope: Material's inline scripts are the same on every page
     # The header's search box (overrides/partials/series-search.html): serve writes no index.

@@ -48,6 +48,7 @@ from serieskit import csp, feed, outputgate, pages, report, search_meta, searchi
 from serieskit.draw import Drawer, Unavailable, mode_from_env  # noqa: E402
 from serieskit.mdext import page_digest  # noqa: E402
 from serieskit.config import ConfigError  # noqa: E402
+from serieskit.engine import relaxed_security  # noqa: E402
 from serieskit.cssfilter import rules_naming  # noqa: E402
 from serieskit.pagetable import SERIES_NAV  # noqa: E402
 from serieskit.session import Session  # noqa: E402
@@ -116,6 +117,9 @@ def gate(root: Path, strict: bool):
             print(f"WARNING -  {report.entry(f, severity=False)}", file=sys.stderr)
         elif f.severity == "warning":
             print(f"INFO    -  warning: {report.entry(f, severity=False)}", file=sys.stderr)
+    if strict:
+        for note in relaxed_security(b.site.conv):
+            print(f"INFO    -  {report.printable(note)}", file=sys.stderr)
     if strict and errors:
         raise Failed(f"Aborted with {errors} convention error(s) in strict mode "
                      f"(details above; python scripts/lint.py lists them too)")

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from . import report
 from .config import CONVENTIONS_FILE, ConfigError, load_conventions
-from .engine import lint
+from .engine import lint, relaxed_security
 from .loader import load_site
 from .model import SERIES_DIR
 from .parsecache import HitCache, ParseCache
@@ -133,6 +133,37 @@ def _expand(site, wanted: set[str] | None) -> set[str] | None:
     return out
 
 
+def _fix(args, root: Path, conv, site, findings, scope, out, err):
+    """`--fix` (write, then lint again, up to MAX_FIX_ROUNDS) or `--diff` (print what it would write).
+    Returns (site, findings, exit status for --diff or None). A file that cannot be written safely
+    (read-only, a link out of the project, a read-only folder) is named on stderr and left as it is."""
+    from .fix import MAX_FIX_ROUNDS, NotWritten, planned_changes, unified_diff, write_fixed   # (tempfile, difflib: only for fixes)
+    only, select, ignore, hits, cache = scope
+    changed_any = False
+    refused: set[str] = set()
+    for _ in range(MAX_FIX_ROUNDS):
+        changes = {rel: c for rel, c in planned_changes(site, findings).items() if rel not in refused}
+        if not changes:
+            break
+        changed_any = True
+        for rel, (post, data, n) in sorted(changes.items()):
+            if args.diff:
+                out.write(unified_diff(post, data))
+                continue
+            try:
+                write_fixed(post.path, data, root)
+            except NotWritten as exc:
+                refused.add(rel)
+                err.write(report.printable(f"{rel}:1:1: not fixed: {exc}") + "\n")
+                continue
+            err.write(report.printable(f"fixed {n} finding{'s' if n != 1 else ''} in {rel}") + "\n")
+        if args.diff:
+            break
+        site = load_site(root, conv, today=args.today, previous=site, cache=cache)
+        findings = lint(site, only, select, ignore, hits)
+    return site, findings, ((1 if changed_any else 0) if args.diff else None)
+
+
 def run(argv: list[str] | None = None, out=None, err=None) -> int:
     out = out or sys.stdout
     err = err or sys.stderr
@@ -159,29 +190,16 @@ def run(argv: list[str] | None = None, out=None, err=None) -> int:
         hits = None if args.no_cache else HitCache(root)
         findings = lint(site, only, select, ignore, hits)
         if args.fix or args.diff:
-            from .fix import MAX_FIX_ROUNDS, planned_changes, unified_diff, write_atomic   # (tempfile, difflib: only for fixes)
-            changed_any = False
-            for _ in range(MAX_FIX_ROUNDS):
-                changes = planned_changes(site, findings)
-                if not changes:
-                    break
-                changed_any = True
-                for rel, (post, data, n) in sorted(changes.items()):
-                    if args.diff:
-                        out.write(unified_diff(post, data))
-                    else:
-                        write_atomic(post.path, data)
-                        err.write(f"fixed {n} finding{'s' if n != 1 else ''} in {rel}\n")
-                if args.diff:
-                    break
-                site = load_site(root, conv, today=args.today, previous=site, cache=cache)
-                findings = lint(site, only, select, ignore, hits)
-            if args.diff:
-                return 1 if changed_any else 0
+            site, findings, diff_status = _fix(args, root, conv, site, findings, (only, select, ignore, hits, cache), out, err)
+            if diff_status is not None:
+                return diff_status
         shown = [f for f in findings if args.verbose or f.severity != "info"]
         out.write(report.FORMATS[args.format](shown, root))
         if args.format == "text":
             err.write(report.summary(shown))
+        if args.strict:
+            for note in relaxed_security(conv):
+                err.write(report.printable(note) + "\n")
         if any(f.code == "SPEC002" for f in findings):
             return 2
         if any(f.severity == "error" for f in findings):

@@ -1,5 +1,10 @@
-"""Run the rules over a loaded site: severities (defaults, per-series switches), suppression
-comments, select/ignore, and isolation (a rule that crashes reports SPEC002 and the rest go on).
+"""Run the rules over a loaded site: severities (defaults, the project's switches in conventions.yml,
+per-series switches), suppression comments, select/ignore, and isolation (a rule that crashes reports
+SPEC002 and the rest go on).
+
+Security rules (family SEC) answer to the maintainers only: a post's suppression comment and a
+series manifest's switch do not silence or lower them (SPEC001 and MAN001 report the attempt); only
+`rules:` in conventions.yml can, and `relaxed_security()` lists where it does.
 """
 from __future__ import annotations
 
@@ -25,12 +30,37 @@ class Ctx:
         return self.site.today
 
 
-def severity_for(rule: Rule, series: Series | None) -> str:
-    if series is not None:
+SECURITY = "SEC"   # the family no contributor can silence
+
+
+def unsilenceable(code: str) -> bool:
+    """A code no suppression comment and no series manifest can silence or lower (a security rule)."""
+    rule = REGISTRY.get(code)
+    return rule is not None and rule.family == SECURITY
+
+
+def severity_for(rule: Rule, series: Series | None, conv: Conventions | None = None) -> str:
+    """The rule's default, unless conventions.yml switches it; then the series' switch, except for a
+    security rule, which only conventions.yml can switch."""
+    base = conv.rules.get(rule.code, rule.severity) if conv is not None else rule.severity
+    if series is not None and rule.family != SECURITY:
         sw = series.rules.get(rule.code)
         if sw:
             return sw
-    return rule.severity
+    return base
+
+
+def relaxed_security(conv: Conventions) -> list[str]:
+    """One line per security rule that conventions.yml turns off or lowers below its default severity
+    (what `--strict` prints, in the CLI and the build)."""
+    order = ("off", "info", "warning", "error")
+    out = []
+    for code, sev in sorted(conv.rules.items()):
+        rule = REGISTRY.get(code)
+        if rule is not None and rule.family == SECURITY and order.index(sev) < order.index(rule.severity):
+            out.append(f"{conv.path}:{conv.rule_lines.get(code, 1)}:1: note: the project's conventions relax "
+                       f"security rule {code} to `{sev}` (default `{rule.severity}`)")
+    return out
 
 
 def _wanted(code: str, select: set[str] | None, ignore: set[str] | None) -> bool:
@@ -58,7 +88,7 @@ def lint_post(post: Post, site: Site, select=None, ignore=None, rules=None, hits
     for code, rule in rules if rules is not None else post_rules(select, ignore):
         if rule.scope == "series" and series is None:
             continue   # a rule for series posts, and the post is in no series
-        sev = severity_for(rule, series)
+        sev = severity_for(rule, series, site.conv)
         if sev == "off":
             continue
         found = hits.get(post.rel, post.digest, code) if hits is not None and rule.reads_only_post else None
@@ -71,8 +101,9 @@ def lint_post(post: Post, site: Site, select=None, ignore=None, rules=None, hits
             if hits is not None and rule.reads_only_post:
                 hits.put(post.rel, post.digest, code, found)
         last = max(post.nlines, 1)
+        silenceable = rule.family != SECURITY
         for h in found:
-            if code in sup.file_codes or code in sup.by_line.get(h.line, ()):
+            if silenceable and (code in sup.file_codes or code in sup.by_line.get(h.line, ())):
                 continue
             if h.path in ("", post.rel) and not 1 <= h.line <= last:
                 # e.g. "no sister line" in a post that is only frontmatter: its body starts past the end
@@ -106,7 +137,7 @@ def lint(site: Site, only: set[str] | None = None, select: set[str] | None = Non
         for h in hits:
             if only is not None and not _site_hit_wanted(h.path, site, only):
                 continue
-            sev = severity_for(rule, _series_of_file(site, h.path))
+            sev = severity_for(rule, _series_of_file(site, h.path), site.conv)
             if sev != "off":
                 h.code, h.severity = code, sev
                 findings.append(h)

@@ -7,7 +7,9 @@ URL (images, links) is made absolute from the post's URL. The entry then passes 
 sanitizer (serieskit/sanitize.py), like every page.
 
 Written through `markup.html` like every HTML fragment: markupsafe's escapes (`&lt;`, `&amp;`, `&#34;`,
-`&#39;`) are XML's too; the content is HTML escaped once as text (`type="html"`).
+`&#39;`) are XML's too; the content is HTML escaped once as text (`type="html"`). Characters XML 1.0
+forbids (control characters a title can carry through a YAML escape, `"\x07"`) are removed from the
+whole feed, which cannot be written otherwise (XML has no escape for them).
 """
 from __future__ import annotations
 
@@ -24,6 +26,9 @@ DIAGRAM = re.compile(r'<pre class="mermaid">.*?</pre>|<div class="mermaid"><svg\
 FORMULA = re.compile(r'<(div|span) class="arithmatex">(?!<span class="katex).*?</\1>', re.S)
 HEADERLINK = re.compile(r'<a class="headerlink"[^>]*>.*?</a>', re.S)
 URL_ATTR = re.compile(r'\b(src|href)="([^"]*)"')
+# what XML 1.0 forbids anywhere in a document (C0 controls but tab and newlines, lone surrogates,
+# U+FFFE, U+FFFF): one of them in a title or a post makes the whole feed unreadable to a reader
+NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 
 def _ts(d: dt.date) -> str:
@@ -137,4 +142,4 @@ def atom(site: Site, site_url: str, site_name: str, author: str, contents: dict[
             out.append(html('    <content type="html">{}</content>', body))
         out.append("  </entry>")
     out.append("</feed>")
-    return "\n".join(out) + "\n"
+    return NOT_XML.sub("", "\n".join(out) + "\n")   # every text and attribute: removing a character changes no markup

@@ -1,10 +1,12 @@
-"""Apply the fixes that findings carry: edits applied bottom-up per file, each file written
-atomically (temporary file in the same folder, fsync, rename), nothing else changed byte for byte.
+"""Apply the fixes that findings carry: edits applied bottom-up per file, each file written with
+`write_fixed` (atomically where that keeps the file what it is: see there), nothing else changed byte
+for byte.
 """
 from __future__ import annotations
 
 import difflib
 import os
+import stat
 import tempfile
 from pathlib import Path
 
@@ -39,11 +41,69 @@ def apply_edits(post: Post, edits: list[Edit]) -> tuple[bytes, int]:
     return post.serialize(lines), len(chosen)
 
 
+class NotWritten(Exception):
+    """A fix that is not written, and why (a read-only file or folder, a link out of the project)."""
+
+
+def write_fixed(path: Path, data: bytes, root: Path | None = None) -> Path:
+    """Write a fixed post over `path`; return the file written.
+
+    What the author has on disk stays what it was: a symlink stays a link (its target inside the
+    project `root` is written; a target outside is refused), a file with other hard links keeps its
+    inode (so every name sees the fix), the file's permissions stay as they were, and a read-only
+    file is refused (NotWritten), as is a file whose folder cannot take the temporary file.
+
+    The trade-off: an ordinary file (one name, not a link) is written atomically (`write_atomic`:
+    a killed write leaves the old file whole); a symlink's target and a hard-linked file are written
+    in place (`write_in_place`: truncate and write through the same inode), because a rename would
+    put a new file where the link's target or the shared inode was. An interrupted in-place write
+    can leave the file half-written; the fix is computed in full before the file is opened, so only
+    the write itself is at risk.
+    """
+    path = Path(path)
+    target = path
+    if path.is_symlink():
+        try:
+            target = path.resolve(strict=True)
+        except (OSError, RuntimeError) as exc:
+            raise NotWritten(f"the symlink cannot be followed ({exc})") from None
+        if root is not None and not target.is_relative_to(Path(root).resolve()):
+            raise NotWritten(f"it is a symlink to {target}, outside the project; not written")
+    try:
+        st = target.stat()
+    except OSError as exc:
+        raise NotWritten(f"cannot read it ({exc.strerror or exc})") from None
+    if not st.st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH):
+        raise NotWritten("the file is read-only; make it writable to fix it")
+    try:
+        if target != path or st.st_nlink > 1:
+            write_in_place(target, data)
+        else:
+            write_atomic(target, data)
+    except OSError as exc:
+        where = "its folder" if exc.filename and Path(exc.filename) == target.parent else "the file"
+        raise NotWritten(f"cannot write {where} ({exc.strerror or exc})") from None
+    return target
+
+
+def write_in_place(path: Path, data: bytes) -> None:
+    """Overwrite `path` through its own inode (links, permissions and owner stay as they were)."""
+    with open(path, "r+b") as fh:
+        fh.write(data)
+        fh.truncate()
+        fh.flush()
+        os.fsync(fh.fileno())
+
+
 def write_atomic(path: Path, data: bytes) -> None:
     """Write `data` to `path` so that a crash leaves either the old or the new file, never half."""
     path = Path(path)
     mode = path.stat().st_mode & 0o7777 if path.exists() else 0o644
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    except OSError as exc:
+        exc.filename = str(path.parent)
+        raise
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)

@@ -11,10 +11,12 @@ import yaml
 
 from .finding import Finding
 from .finding import problem as _problem
+from .yamlsafe import SafeComposer, check_tree
 
 
-class _Loader(yaml.SafeLoader):
-    """SafeLoader without the timestamp resolver: dates are validated by the rules, not by PyYAML."""
+class _Loader(SafeComposer, yaml.SafeLoader):
+    """SafeLoader without the timestamp resolver (dates are validated by the rules, not by PyYAML),
+    aliases and deep nesting (serieskit/yamlsafe.py)."""
 
 
 _Loader.yaml_implicit_resolvers = {
@@ -121,6 +123,8 @@ def _parse(lines: list[str], loader_class) -> Frontmatter | None:
     try:
         loader = loader_class(text)    # the pure-Python reader rejects control characters right here
         node = loader.get_single_node()
+        if fast:
+            check_tree(node)           # libyaml's tree: an alias or deep nesting -> the pure-Python loader names it
     except yaml.YAMLError as exc:
         if loader is not None:
             loader.dispose()

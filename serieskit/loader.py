@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+import stat
 from pathlib import Path
 
 import yaml
 
 from . import assets
 from .frontmatter import yaml_error
+from .yamlsafe import Loader as _SafeLoader, check_tree
 from .config import CONVENTIONS_FILE, Conventions, ConfigError, load_conventions
 from .finding import problem
 from .model import (MANIFEST, SERIES_DIR, SLUG_RE, Finding, GlossaryEntry, Planned, Post, Series, Site, Skipped,
@@ -44,20 +46,21 @@ def _yaml_lines(text: str) -> tuple[object, dict[str, int], list[int]]:
     """Load YAML; return (data, top-level key -> line, line of each top-level list item).
 
     libyaml when PyYAML has it; on any error the pure-Python loader runs again, so messages and
-    positions are its own.
+    positions are its own. Aliases and deep nesting are refused (serieskit/yamlsafe.py).
     """
     if getattr(yaml, "__with_libyaml__", False):
         try:
             return _yaml_lines_with(yaml.CSafeLoader, text)
         except (yaml.YAMLError, ValueError):
             pass
-    return _yaml_lines_with(yaml.SafeLoader, text)
+    return _yaml_lines_with(_SafeLoader, text)
 
 
 def _yaml_lines_with(loader_class, text: str) -> tuple[object, dict[str, int], list[int]]:
     loader = loader_class(text)
     try:
         node = loader.get_single_node()
+        check_tree(node)
         data = loader.construct_document(node) if node is not None else None
     finally:
         loader.dispose()
@@ -137,8 +140,11 @@ def _load_series(root: Path, area: Path, conv: Conventions) -> Series:
             s.planned.append(Planned(item["title"].strip(), order, str(item.get("summary") or ""), pl_line + 1 + i))
     gl = get("glossary", "")
     if gl:
-        s.glossary_file = gl
         gpath = area / gl
+        if not _inside(gpath, area):
+            s.glossary_outside = gl     # never read: MAN001 reports it
+            return s
+        s.glossary_file = gl
         s.glossary_rel = gpath.relative_to(root).as_posix() if gpath.is_relative_to(root) else gl
         if not gpath.exists():
             s.glossary_missing = True
@@ -148,9 +154,20 @@ def _load_series(root: Path, area: Path, conv: Conventions) -> Series:
     return s
 
 
+def _inside(path: Path, folder: Path) -> bool:
+    """`path` (links followed) is `folder` or under it: a manifest reads files of its own series only."""
+    try:
+        return path.resolve().is_relative_to(folder.resolve())
+    except (OSError, RuntimeError):
+        return False
+
+
 def _read_yaml(path: Path, what: str) -> tuple[object, dict[str, int], list[int], Finding | None]:
     """(data, top-level key -> line, line of each list item, neutral problem or None) of a YAML file."""
     text = ""
+    kind = _not_regular(path)
+    if kind:
+        return None, {}, [], problem(1, 1, f"{what} is {kind}, not a file; it is not read")
     try:
         text = path.read_bytes().decode("utf-8-sig")
         data, keys, items = _yaml_lines(text)
@@ -217,6 +234,10 @@ def _walk(root: Path, top: Path, skipped: list[Skipped], inside: Path | None = N
                 if any(part.startswith(".") for part in target.relative_to(inside).parts):
                     skipped.append(Skipped(p.relative_to(root).as_posix(), "link-hidden", str(target)))
                     continue
+            kind = _not_regular(p)
+            if kind:
+                skipped.append(Skipped(p.relative_to(root).as_posix(), "not-a-file", kind))
+                continue
             yield p
 
 
@@ -234,6 +255,22 @@ def _not_ignored(root: Path, paths: list[Path], skipped: list[Skipped]) -> tuple
     if not ignored:
         return paths, True
     return [p for rel, p in zip(rels, paths) if rel not in ignored and targets.get(rel) not in ignored], True
+
+
+def _not_regular(path: Path) -> str:
+    """What `path` is when it is not a regular file (a FIFO, a socket, a device), else "". Checked
+    with stat() only: opening a FIFO would wait for a writer for ever."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return ""          # reading it reports why (FS001 "cannot read")
+    if stat.S_ISREG(mode):
+        return ""
+    for test, what in ((stat.S_ISFIFO, "a named pipe"), (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a device"),
+                       (stat.S_ISBLK, "a device")):
+        if test(mode):
+            return what
+    return "not a regular file"
 
 
 def _reason(exc: BaseException) -> str:

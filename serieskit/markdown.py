@@ -27,7 +27,9 @@ NESTING_LEAD = frozenset(" \t>-*+0123456789")   # those a nested line can start 
 # backticks that pair up in order, is prose, a heading or a table row (BodyParser._plain, the fast path).
 PLAIN_EXCLUDED_FIRST = frozenset(" \t>-*+0123456789=_[!<`~:")
 TABLE_SEP = re.compile(r"^[ \t]*\|?[ \t]*:?-{1,}:?[ \t]*(?:\|[ \t]*:?-{1,}:?[ \t]*)*\|?[ \t]*$")
-LINK_DEF = re.compile(r"^ {0,3}\[(?P<label>[^\]]+)\]:[ \t]*(?P<href><[^>]*>|\S+)")
+# a `[label]: href` definition; `[^1]: text` is a footnote's definition (pymdownx / Python-Markdown
+# footnotes), not a link
+LINK_DEF = re.compile(r"^ {0,3}\[(?P<label>(?!\^)[^\]]+)\]:[ \t]*(?P<href><[^>]*>|\S+)")
 CONTAINER = re.compile(r"[ \t]*(?:>|(?:[-*+]|\d{1,9}[.)])(?=[ \t]|$))[ \t]?")
 THEMATIC_BREAK = re.compile(r"^ {0,3}(?:(?:-[ \t]*){3,}|(?:\*[ \t]*){3,}|(?:_[ \t]*){3,})$")
 # Python-Markdown's block-level tags: one of these at the start of a line (indented at most 3 spaces)

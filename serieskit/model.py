@@ -282,6 +282,7 @@ class Series:
     glossary_lines: list[int] = field(default_factory=list)   # line of each glossary entry
     glossary_error: Finding | None = None
     glossary_missing: bool = False
+    glossary_outside: str = ""  # the manifest's `glossary:` when it leaves the series folder (not read)
     glossary_file: str = ""     # the manifest's `glossary:` value (a path relative to the series folder)
     stamps: tuple = ()          # (mtime, size) of the manifest and the glossary when loaded (loader reuse)
 

@@ -7,6 +7,7 @@ annotations, SARIF 2.1.0. The lint CLI, the MkDocs hook's log and `new_post` all
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from . import __version__
@@ -19,21 +20,35 @@ GITHUB_LEVEL = {"error": "error", "warning": "warning", "info": "notice"}
 
 HINT_PREFIX = "  hint: "
 
+# What a terminal would act on rather than show: C0 controls but tab (newlines too: one finding is one
+# line), DEL, C1 controls (ESC and CSI among them), and the bidirectional overrides that reorder what
+# a reader sees (U+202A-U+202E, U+2066-U+2069).
+UNPRINTABLE = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def printable(text: str) -> str:
+    """`text` with every control character shown as an escape (`\\x1b`, `\\u202e`): post text quoted in
+    a message (a link, a title, a file name) cannot move the cursor, retitle the terminal or fake a line."""
+    if not UNPRINTABLE.search(text):
+        return text
+    return UNPRINTABLE.sub(lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x100 else f"\\u{ord(m.group()):04x}",
+                           text)
+
 
 def line(f: Finding, severity: bool = True) -> str:
-    """One finding on one line: `path:line:col: CODE [severity] message` (no hint)."""
+    """One finding on one line: `path:line:col: CODE [severity] message` (no hint; controls escaped)."""
     sev = f" [{f.severity}]" if severity else ""
-    return f"{f.path}:{f.line}:{f.column}: {f.code}{sev} {f.message}"
+    return printable(f"{f.path}:{f.line}:{f.column}: {f.code}{sev} {f.message}")
 
 
 def entry(f: Finding, severity: bool = True) -> str:
     """A finding as text: its line, then `  hint: …` on the next line when it has a hint."""
-    return line(f, severity) + (f"\n{HINT_PREFIX}{f.hint}" if f.hint else "")
+    return line(f, severity) + (f"\n{HINT_PREFIX}{printable(f.hint)}" if f.hint else "")
 
 
 def problem(path: str, line_no: int, message: str, column: int = 1) -> str:
     """A problem that stops a run before any rule (a bad conventions.yml): `path:line:col: message`."""
-    return f"{path}:{line_no}:{column}: {message}"
+    return printable(f"{path}:{line_no}:{column}: {message}")
 
 
 def text(findings: list[Finding], root=None) -> str:
@@ -67,8 +82,8 @@ def _gh_escape(s: str, prop: bool = False) -> str:
 def github(findings: list[Finding], root=None) -> str:
     out = []
     for f in findings:
-        props = f"file={_gh_escape(f.path, True)},line={f.line},col={f.column},title={_gh_escape(f.code, True)}"
-        body = f"{f.code} {f.message}" + (f"\nhint: {f.hint}" if f.hint else "")
+        props = f"file={_gh_escape(printable(f.path), True)},line={f.line},col={f.column},title={_gh_escape(f.code, True)}"
+        body = printable(f"{f.code} {f.message}") + (f"\nhint: {printable(f.hint)}" if f.hint else "")
         out.append(f"::{GITHUB_LEVEL[f.severity]} {props}::{_gh_escape(body)}")
     return "\n".join(out) + ("\n" if out else "")
 

@@ -14,11 +14,13 @@ after the pages are written: hooks/search.py; so does the Zensical build, script
 """
 from __future__ import annotations
 
+import gzip
 import json
 import re
 import shutil
 import subprocess
 import tempfile
+from html.parser import HTMLParser
 from pathlib import Path
 
 
@@ -97,8 +99,7 @@ def write_index(site_dir: Path) -> int:
     counts = [int(n) for n in INDEXED.findall(r.stdout)]
     indexed = counts[-1] if counts else _count_fragments(site_dir)
     if indexed != len(marked):
-        raise SearchIndexError(f"the search indexer indexed {indexed} of the {len(marked)} pages marked for it; "
-                          f"its output:\n{output[-2000:]}")
+        _check_left_out(site_dir, marked, indexed, output)
     for name in UNUSED:
         (site_dir / BUNDLE / name).unlink(missing_ok=True)
     return indexed
@@ -135,6 +136,61 @@ def _indexed_part(text: str) -> str:
     if mark < 0 or body < 0 or body > mark:
         return text
     return text[:text.find(">", body) + 1] + text[text.rfind("<", 0, mark):]
+
+
+def _check_left_out(site_dir: Path, marked: dict[str, str], indexed: int, output: str) -> None:
+    """Pagefind indexed fewer pages than were marked: the pages it left out are named; a page with
+    no text to index (a post that is only a diagram or only its header) is fine and the build goes
+    on; any other stops it (SearchIndexError), as does a count that no page explains."""
+    urls = set()
+    for frag in (site_dir / BUNDLE / "fragment").glob("*.pf_fragment"):
+        try:
+            data = gzip.decompress(frag.read_bytes())
+            urls.add(json.loads(data[data.index(b"{"):]).get("url"))
+        except (OSError, ValueError, AttributeError):
+            continue
+    left_out = [rel for rel in marked if "/" + re.sub(r"(^|/)index\.html$", r"\1", rel) not in urls]
+    with_text = [rel for rel in left_out if _has_text(marked[rel])]
+    if with_text or len(marked) - len(left_out) != indexed:
+        named = f": {', '.join(with_text or left_out)}" if left_out else ""
+        raise SearchIndexError(f"the search indexer indexed {indexed} of the {len(marked)} pages marked for it; left "
+                               f"out{named}; its output:\n{output[-2000:]}")
+
+
+class _Text(HTMLParser):
+    """Whether the page's indexed element has text outside the parts the index excludes (EXCLUDE)."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.stack: list[bool] = []       # per open element: its text is not indexed
+        self.found = False
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        classes = set((a.get("class") or "").split())
+        outside = not self.stack and "data-pagefind-body" not in a
+        skip = outside or (bool(self.stack) and self.stack[-1]) or any(
+            sel.split(".")[0] in ("", tag) and sel.split(".")[1] in classes for sel in EXCLUDE)
+        if tag not in VOID and not outside:
+            self.stack.append(skip)
+
+    def handle_endtag(self, tag):
+        if self.stack and tag not in VOID:
+            self.stack.pop()
+
+    def handle_data(self, data):
+        if data.strip() and self.stack and not self.stack[-1]:
+            self.found = True
+
+
+VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
+
+
+def _has_text(page: str) -> bool:
+    mark = page.find(MARK.decode())
+    parser = _Text()
+    parser.feed(page[page.rfind("<", 0, mark):] if mark >= 0 else page)
+    return parser.found
 
 
 def _count_fragments(site_dir: Path) -> int:

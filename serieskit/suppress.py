@@ -1,6 +1,7 @@
 """Suppression comments: `<!-- spec-disable-next-line CODE[, CODE]: reason -->` silences those codes
 on the next line, `<!-- spec-disable CODE: reason -->` in the whole file. A suppression without a
-known code or without a reason silences nothing and is itself reported (SPEC001).
+known code or without a reason silences nothing and is itself reported (SPEC001). Security findings
+(SEC) cannot be suppressed: a comment naming one is reported too, and silences none of its codes.
 """
 from __future__ import annotations
 
@@ -44,6 +45,13 @@ def _suppressions(post) -> Suppressions:
         bad = [x for x in codes if x not in REGISTRY]
         if bad:
             out.problems.append(Hit(c.start, c.start_col, f"suppression names unknown rule code(s): {', '.join(bad)}"))
+            continue
+        security = [x for x in codes if REGISTRY[x].family == "SEC"]
+        if security:
+            out.problems.append(Hit(c.start, c.start_col,
+                                    f"security findings cannot be suppressed ({', '.join(security)})",
+                                    hint="remove what the finding names; only the project's conventions.yml "
+                                         "can relax a security rule"))
             continue
         if not reason:
             out.problems.append(Hit(c.start, c.start_col,

@@ -5,7 +5,7 @@ A case is a folder:
   case.yml      what it is and what must happen (see tests/badinput/README.md)
   files/        laid over the project root (the broken input)
   fixed/        laid over the project root to repair it (serve must recover)
-Inputs that would be awkward in git (a 5 MB post, 10,000 nested list items, a symlink loop) are made
+Inputs that would be awkward in git (a 5 MB post, 10,000 nested list items, a symlink loop, a FIFO) are made
 by a generator named in case.yml, so the corpus stays small and the case still lives in its folder.
 """
 from __future__ import annotations
@@ -110,7 +110,7 @@ def fix(case: Case, root: Path) -> list[str]:
     """Repair the case in place; return the paths the repaired state consists of."""
     for rel in case.fix_remove:
         p = root / rel
-        if p.is_symlink() or p.is_file():
+        if p.is_symlink() or (p.exists() and not p.is_dir()):
             p.unlink()
     made = []
     if (case.dir / "fixed").is_dir():
@@ -130,7 +130,7 @@ def restore(root: Path, made: list[str], base: dict[str, bytes]) -> None:
             tmp = p.with_name(f".{p.name}.case")
             tmp.write_bytes(base[rel])
             os.replace(tmp, p)
-        elif p.is_symlink() or p.is_file():
+        elif p.is_symlink() or (p.exists() and not p.is_dir()):
             p.unlink()
 
 
@@ -206,7 +206,14 @@ def gen_many_list_items(root: Path) -> list[str]:
     return _write(root, "series/notes/many-items.md", head + "很长的嵌套列表：\n\n" + body + "\n结尾：第一万项之后。\n")
 
 
+def gen_fifo_post(root: Path) -> list[str]:
+    """A named pipe called `x.md` among the posts (opening it would wait for a writer for ever)."""
+    os.mkfifo(root / "series" / "demo" / "x.md")
+    return ["series/demo/x.md"]
+
+
 GENERATORS = {
+    "fifo_post": gen_fifo_post,
     "big_post": gen_big_post,
     "nested_list_one_line": gen_nested_list_one_line,
     "nested_list_indented": gen_nested_list_indented,

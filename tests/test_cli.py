@@ -193,3 +193,70 @@ def test_new_post_scaffold_passes_the_linter_and_never_overwrites(root):
     assert "order: 1" in path2.read_text(encoding="utf-8")
     assert "CUDA Graph 实战" not in (root / "series" / "demo" / "series.yml").read_text(encoding="utf-8")
     assert findings2 == []
+
+
+# --- --fix keeps what the author has on disk: links, hard links, permissions; refuses what it cannot write ------------
+def _fixable(root, name="fixme.md"):
+    p = add(root, name, FIXABLE)
+    return p, cli(root, "--diff")[1]
+
+
+def test_fix_writes_through_a_symlink_inside_the_project(root):
+    real = root / "drafts" / "real.md"
+    real.parent.mkdir()
+    real.write_text(FIXABLE, encoding="utf-8")
+    link = root / "series" / "demo" / "linked.md"
+    link.symlink_to(real)
+    code, _, err = cli(root, "--fix")
+    assert code == 0 and "fixed 3 findings in series/demo/linked.md" in err, err
+    assert link.is_symlink() and link.resolve() == real.resolve()
+    assert "最后更新：2026-05-20" in real.read_text(encoding="utf-8")
+
+
+def test_fix_keeps_hard_links_and_permissions(root):
+    p, _ = _fixable(root)
+    other = root / "fixme-hardlink.md"
+    os.link(p, other)
+    p.chmod(0o640)
+    ino = p.stat().st_ino
+    assert cli(root, "--fix")[0] == 0
+    assert p.stat().st_ino == ino and p.stat().st_nlink == 2 and (p.stat().st_mode & 0o777) == 0o640
+    assert other.read_bytes() == p.read_bytes() and "最后更新：2026-05-20" in other.read_text(encoding="utf-8")
+
+
+def test_fix_refuses_a_read_only_file(root):
+    p, _ = _fixable(root)
+    p.chmod(0o444)
+    before = p.read_bytes()
+    code, out, err = cli(root, "--fix")
+    assert code == 1 and "Traceback" not in err
+    assert "series/demo/fixme.md:1:1: not fixed: the file is read-only; make it writable to fix it" in err, err
+    assert p.read_bytes() == before and (p.stat().st_mode & 0o777) == 0o444
+    assert "TML002" in out                                 # the findings are still reported
+
+
+def test_fix_in_a_folder_it_cannot_write_gives_a_message(root, monkeypatch):
+    """A read-only folder (simulated: the tests run as root, which writes anywhere): no traceback."""
+    import tempfile as tf
+    p, _ = _fixable(root)
+    before = p.read_bytes()
+
+    def denied(*a, **k):
+        raise PermissionError(13, "Permission denied")
+    monkeypatch.setattr(tf, "mkstemp", denied)
+    code, out, err = cli(root, "--fix")
+    assert code == 1 and "Traceback" not in err
+    assert "series/demo/fixme.md:1:1: not fixed: cannot write its folder (Permission denied)" in err, err
+    assert p.read_bytes() == before
+
+
+def test_write_fixed_refuses_a_link_out_of_the_project(tmp_path):
+    from serieskit.fix import NotWritten, write_fixed
+    outside = tmp_path / "outside.md"
+    outside.write_text("x", encoding="utf-8")
+    proj = tmp_path / "proj"
+    proj.mkdir()
+    (proj / "post.md").symlink_to(outside)
+    with pytest.raises(NotWritten, match="outside the project"):
+        write_fixed(proj / "post.md", b"y", proj)
+    assert outside.read_text() == "x"

@@ -128,6 +128,43 @@ def lsp(proj):
 
 
 # --- the protocol ------------------------------------------------------------------------------------
+def test_a_request_with_invalid_params_is_answered_with_an_error(proj, lsp):
+    """JSON-RPC's InvalidParams (-32602), not silence; the server answers the next request as usual."""
+    r = lsp.request("textDocument/hover", {"textDocument": 5, "position": "here"}, timeout=10)
+    assert r["error"]["code"] == -32602, r
+    r = lsp.request("textDocument/codeAction", {"textDocument": {"uri": 1}}, timeout=10)
+    assert r["error"]["code"] == -32602, r
+    sync(lsp, (proj / BROKEN).as_uri())
+
+
+def test_a_body_that_is_not_json_is_answered_with_a_parse_error(proj, lsp):
+    body = b'{"jsonrpc": "2.0", "id": 99, "method": '
+    lsp.proc.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+    lsp.proc.stdin.flush()
+    r = lsp._wait(lambda: lsp.responses.pop(None, None), 10)
+    assert r["error"]["code"] == -32700 and r["id"] is None, r
+    sync(lsp, (proj / BROKEN).as_uri())
+
+
+@pytest.mark.parametrize("frame", [b"Content-Length: twelve\r\n\r\n{}", b"Content-Lenght 2\r\n\r\n{}",
+                                   b"\r\n{}", b"Content-Length: 99999999999\r\n\r\n{}"],
+                         ids=["not-a-number", "not-a-header", "no-length", "too-long"])
+def test_a_malformed_frame_makes_the_server_exit_for_a_restart(proj, frame):
+    """Once the framing is lost there is no next message to find: the server says so and exits with
+    status 1 (editors restart it) instead of reading the bodies as headers for ever."""
+    c = Client(cwd=proj, env=server_env())
+    try:
+        c.initialize(proj)
+        c.proc.stdin.write(frame)
+        c.proc.stdin.flush()
+        assert c.proc.wait(timeout=20) == 1
+        assert "not LSP framing any more" in c.log() and "Traceback" not in c.log(), c.log()
+    finally:
+        if c.proc.poll() is None:
+            c.proc.kill()
+            c.proc.wait()
+
+
 def test_capabilities(lsp):
     caps = lsp.caps
     assert caps["positionEncoding"] == "utf-16"

@@ -1,12 +1,15 @@
 """The linter's cache of parsed posts (serieskit/parsecache.py): a second run gives the same output
-as a first and as `--no-cache`; an edited post, an edited parser, a damaged or unwritable cache are
-each parsed again or ignored, never a stale result or a traceback."""
+as a first and as `--no-cache`; an edited post, an edited parser, a damaged, foreign or unwritable
+cache are each parsed again or ignored, never a stale result or a traceback; nothing in a cache file
+runs (it is JSON; a pickle left in its place is never loaded)."""
 from __future__ import annotations
 
 import io
+import json
 import os
-import pickle
 import shutil
+import subprocess
+import sys
 
 import pytest
 
@@ -57,19 +60,66 @@ def test_an_edited_post_is_parsed_again(tmp_path):
 def test_a_cache_from_another_parser_is_ignored(tmp_path, monkeypatch):
     root = make_site(tmp_path)
     cli(root)
-    key, entries = pickle.loads(cache_file(root).read_bytes())
-    poisoned = {rel: (digest, fm, None) for rel, (digest, fm, _) in entries.items()}   # bodies that would crash
-    cache_file(root).write_bytes(pickle.dumps(("another parser", poisoned)))
+    doc = json.loads(cache_file(root).read_text(encoding="utf-8"))
+    poisoned = {rel: [digest, [data[0], None]] for rel, (digest, data) in doc["entries"].items()}   # would crash
+    cache_file(root).write_text(json.dumps({"key": "another parser", "entries": poisoned}), encoding="utf-8")
     assert cli(root) == cli(root, "--no-cache")
 
 
-@pytest.mark.parametrize("damage", [b"", b"not a pickle", b"\x80\x05garbage"])
+def test_entries_of_another_shape_are_parsed_again(tmp_path):
+    """Right key, wrong data (a string where a line number goes, a body cut short): a miss, not a crash."""
+    root = make_site(tmp_path)
+    expected = cli(root, "--no-cache")
+    cli(root)
+    doc = json.loads(cache_file(root).read_text(encoding="utf-8"))
+    for i, (rel, (digest, data)) in enumerate(sorted(doc["entries"].items())):
+        data[1 + i % 3] = [["x"] * 6] if i % 2 else "not a list"
+    cache_file(root).write_text(json.dumps(doc), encoding="utf-8")
+    assert cli(root) == expected
+
+
+@pytest.mark.parametrize("damage", [b"", b"not json", b"\x80\x05garbage", b'{"key": ', b"[" * 100_000])
 def test_a_damaged_cache_is_ignored(tmp_path, damage):
     root = make_site(tmp_path)
     expected = cli(root, "--no-cache")
     cache_file(root).parent.mkdir(parents=True)
     cache_file(root).write_bytes(damage)
+    (cache_file(root).parent / parsecache.HIT_FILE).write_bytes(damage)
     assert cli(root) == expected and cli(root) == expected
+
+
+def test_a_cache_from_another_root_is_ignored(tmp_path, monkeypatch):
+    """A cache copied with the project (or committed) was written for another folder: its entries,
+    whatever they say, are not used; the posts are parsed and checked afresh."""
+    root = make_site(tmp_path / "a")
+    cli(root)
+    other = tmp_path / "b" / "proj"
+    shutil.copytree(root, other)
+    assert parsecache.parser_key(other) != parsecache.parser_key(root)
+    assert parsecache.hits_key(other) != parsecache.hits_key(root)
+    calls = _break(monkeypatch, "TYP001")
+    assert cli(other) == cli(other, "--no-cache")
+    assert calls
+
+
+def test_a_committed_pickle_never_runs(tmp_path):
+    """`.cache/series-lint/parsed.pickle` (the old format) and a `hits.json` / `parsed.json` that hold
+    a pickle, each crafted to create a marker file when unpickled: the lint CLI (a real process)
+    never loads them, lints as usual and creates no marker."""
+    root = make_site(tmp_path)
+    d = root / parsecache.CACHE_DIR
+    d.mkdir(parents=True)
+    markers = []
+    for name in ("parsed.pickle", "hits.pickle", parsecache.CACHE_FILE, parsecache.HIT_FILE):
+        marker = tmp_path / f"ran-{name}"
+        markers.append(marker)
+        (d / name).write_bytes(b"cos\nsystem\n(S'touch " + str(marker).encode() + b"'\ntR.")
+    r = subprocess.run([sys.executable, str(ROOT / "scripts" / "lint.py"), "--root", str(root), "--today", "2026-06-01",
+                        "--format", "json"], capture_output=True, text=True, cwd=root, timeout=120,
+                       env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert "Traceback" not in r.stderr, r.stderr
+    assert json.loads(r.stdout) == json.loads(cli(root, "--no-cache")[1])
+    assert not any(m.exists() for m in markers)
 
 
 def test_an_unwritable_cache_only_costs_time(tmp_path):

@@ -369,8 +369,8 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(stream=sys.stderr, level=args.log_level, format="%(name)s %(levelname)s: %(message)s")
     stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
     sys.stdout = sys.stderr          # stdout is the protocol: a stray print must not corrupt it
-    make_server().start_io(stdin, stdout)
-    return 0
+    from .stdio import serve
+    return serve(make_server(), stdin, stdout)
 
 
 if __name__ == "__main__":

@@ -1,3 +1,5 @@
+import re
+
 from ..schema import FORMATS, FRONTMATTER_BY_NAME
 from . import Hit, Rule
 
@@ -10,7 +12,9 @@ class KeyFormat(Rule):
     and `updated` are real ISO dates `YYYY-MM-DD`; `order` is a positive integer; `series` is a
     slug; `status` is `published` or `draft`; `tags` is a list of strings; `timely` is true or false;
     `image` (the post's picture in link previews) is a PNG, JPEG, WebP or GIF file next to the post.
-    A key written twice is reported too (YAML would silently keep the last one).
+    A key written twice is reported too (YAML would silently keep the last one), and so is a control
+    character in a value (written as a YAML escape, `"\\x07"`): feeds cannot carry it, and a terminal
+    acts on it.
 
     Why:
     These values become URLs, dates and positions on the site. `date: 2026-5-8` or `order: "3"`
@@ -33,6 +37,27 @@ class KeyFormat(Rule):
                 yield Hit(*post.pos(key), message)
         if "image" in m:
             yield from _image(post, ctx, m["image"])
+        for key, value in m.items():
+            bad = _control(value)
+            if bad is not None:
+                yield Hit(*post.pos(key), f"`{key}` holds the control character U+{ord(bad):04X}",
+                          hint="remove it (a YAML escape such as `\\x07` writes one)")
+
+
+CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def _control(value, depth: int = 0):
+    """The first control character in a frontmatter value (strings in lists and mappings too), or None."""
+    if isinstance(value, str):
+        m = CONTROL.search(value)
+        return m.group() if m else None
+    if depth < 50 and isinstance(value, (list, dict)):
+        for v in (value.values() if isinstance(value, dict) else value):
+            found = _control(v, depth + 1)
+            if found is not None:
+                return found
+    return None
 
 
 SHARE_IMAGE_TYPES = (".png", ".jpg", ".jpeg", ".webp", ".gif")

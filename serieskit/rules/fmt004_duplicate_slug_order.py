@@ -7,7 +7,9 @@ class DuplicateSlugOrOrder(Rule):
     What:
     Two posts share a `slug`, or two posts of one series share an `order`. A post whose `order`
     is also the order of a planned post of its manifest is reported too (remove the planned entry
-    once the post is written).
+    once the post is written). A post file named `index.md` is reported too: on the site it would be
+    its folder's own page (`/posts/`, a series' index), not a post at `/posts/<slug>/`, and the two
+    builds (MkDocs, Zensical) would each take it differently.
 
     Why:
     The slug is the URL: two posts with one slug overwrite each other. The order is the series
@@ -17,6 +19,10 @@ class DuplicateSlugOrOrder(Rule):
     family = "FMT"
 
     def check(self, post, ctx):
+        if post.rel.rsplit("/", 1)[-1] == "index.md":
+            yield Hit(*post.pos("slug"), f"a post cannot be named `index.md`: that is the page of its folder "
+                                         f"(`/{post.area}/`), not a post", hint=f"name the file after its slug, "
+                                         f"e.g. `{post.slug if post.slug != 'index' else 'overview'}.md`")
         if post.fm.data is None:
             return
         site = ctx.site

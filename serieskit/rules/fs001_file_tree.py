@@ -6,9 +6,10 @@ class FileTree(Rule):
 
     What:
     A symlink under `series/` is broken, loops (`a -> b -> a`), points outside `series/` (to `.git/`,
-    to another folder of the project, or elsewhere on the machine) or to a hidden file, or a file
-    cannot be read. Symlinked folders are not followed. In a git checkout, git must be able to say
-    which files it ignores (git-ignored files are never read or published).
+    to another folder of the project, or elsewhere on the machine) or to a hidden file, a file cannot
+    be read, or an entry is not a regular file (a named pipe, a socket, a device: it is not opened).
+    Symlinked folders are not followed. In a git checkout, git must be able to say which files it
+    ignores (git-ignored files are never read or published).
 
     Why:
     A looping link would hang a naive build; a link out of series/ would publish a file from
@@ -34,4 +35,5 @@ MESSAGES = {
     "unreadable": ("cannot read the file: {}", None),
     "git-unavailable": ("git cannot say which files it ignores ({}); no file of series/ besides the posts is "
                         "published", "make `git check-ignore` work in this checkout (e.g. git's safe.directory)"),
+    "not-a-file": ("not a regular file ({}); it is not read", "remove it: series/ holds files only"),
 }

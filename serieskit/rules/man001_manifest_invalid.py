@@ -8,7 +8,9 @@ class ManifestInvalid(Rule):
     What:
     `series/<slug>/series.yml` is not valid YAML or UTF-8, is not a mapping, has a value of the wrong
     type (`stale_after_days: soon`), a `slug` that differs from its folder, a planned entry without
-    a title, or a rule switch other than off / info / warning / error.
+    a title, or a rule switch other than off / info / warning / error, or a switch of a security
+    rule (SEC: a series cannot turn one off or lower it; only the project's `conventions.yml` can),
+    or a `glossary:` path that leaves the series folder (`/etc/passwd`, `../x.yml`: it is not read).
 
     Why:
     The manifest feeds the series index, the planned posts, staleness and rule switches; when it is
@@ -31,6 +33,10 @@ def check_manifest(s):
     for key in MANIFEST_KEYS:
         if not manifest_value_ok(key, data.get(key)):
             yield Hit(keys.get(key, 1), 1, f"`{key}` must be {MANIFEST_BY_NAME[key].kind}", path=path)
+    if s.glossary_outside:
+        yield Hit(keys.get("glossary", 1), 1, f"`glossary: {s.glossary_outside}` is outside the series folder; "
+                                              f"it is not read", path=path,
+                  hint=f"put the glossary in series/{s.dir.name}/ and name it relative to it (`glossary.yml`)")
     slug = data.get("slug")
     if isinstance(slug, str) and slug != s.dir.name:
         yield Hit(keys.get("slug", 1), 1, f"`slug: {slug}` must equal the folder name `{s.dir.name}`", path=path)
@@ -40,6 +46,10 @@ def check_manifest(s):
         if str(sev) not in SWITCHES:
             yield Hit(keys.get("rules", 1), 1, f"rule switch `{code}: {sev}` must be one of {', '.join(SWITCHES)}",
                       path=path)
+        elif str(code).upper().startswith("SEC"):
+            yield Hit(keys.get("rules", 1), 1, f"rule switch `{code}: {sev}` is ignored: a series cannot switch "
+                                              f"a security rule", path=path,
+                      hint="remove it; only the project's conventions.yml can relax a security rule")
     planned = data.get("planned")
     for i, item in enumerate(planned if isinstance(planned, list) else ()):
         line = keys.get("planned", 1) + 1 + i

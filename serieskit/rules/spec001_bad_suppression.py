@@ -8,7 +8,9 @@ class BadSuppression(Rule):
     What:
     A `<!-- spec-disable-next-line CODE: reason -->` (silences CODE on the next line) or
     `<!-- spec-disable CODE: reason -->` (silences CODE in the whole file) names an unknown rule
-    code, has no code, or has no reason. Such a comment silences nothing.
+    code, has no code, or has no reason, or names a security rule (SEC: a post cannot silence a
+    security finding; only the project's `conventions.yml` can relax one). Such a comment silences
+    nothing.
 
     Why:
     Every exception to the conventions should say why, so the next author can tell a deliberate
