@@ -116,10 +116,14 @@ def on_page_content(output, page, config, files):
     post's HTML, for the feeds."""
     state = session.current
     post = state.posts_by_src.get(page.file.src_uri)
-    found = outputgate.from_report(context.source_name(page, state, config),
-                                   context.source_text(page, post), mdext.take_report())
+    found = outputgate.switched(outputgate.from_report(context.source_name(page, state, config),
+                                                       context.source_text(page, post), mdext.take_report()),
+                                state.build.site.conv)
     for f in found:
-        gate.error(state, report.entry(f, severity=False))
+        if f.severity == "error":
+            gate.error(state, report.entry(f, severity=False))
+        else:
+            gate.log.info(f"{f.severity}: {report.entry(f, severity=False)}")
     if found:
         state.render_errors.setdefault(page.file.src_uri, []).extend(found)
     if post is not None:

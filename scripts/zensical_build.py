@@ -307,7 +307,11 @@ def build(root: Path, site_dir: Path, strict: bool, verbose: bool = False) -> in
     shutil.move(stage / "site", site_dir)
     allowed, site_policy = policy_of_theme(config)
     sec = with_policy(site_dir, allowed, site_policy)
-    sec += [report.entry(f, severity=False) for f in drawn_findings(b, stage, report_file)]
+    drawn = outputgate.switched(drawn_findings(b, stage, report_file), b.site.conv)
+    sec += [report.entry(f, severity=False) for f in drawn if f.severity == "error"]
+    for f in drawn:
+        if f.severity != "error":
+            print(f"INFO    -  {f.severity}: {report.entry(f, severity=False)}", file=sys.stderr)
     for e in sec:
         print(f"WARNING -  {e}", file=sys.stderr)
     if sec and strict:

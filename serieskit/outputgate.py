@@ -27,6 +27,18 @@ def findings(path: str, raw: str, removed: list, draw_errors: list, draw_removed
     return sorted(out, key=Finding.sort_key)
 
 
+def switched(found: list[Finding], conv) -> list[Finding]:
+    """The project's own switches (`conventions.yml` `rules:`, the maintainers' file) applied: a
+    post or a series manifest cannot switch these off (they never see them)."""
+    out = []
+    for f in found:
+        sev = conv.rules.get(f.code, f.severity) if conv is not None else f.severity
+        if sev != "off":
+            f.severity = sev
+            out.append(f)
+    return out
+
+
 def from_report(path: str, raw: str, report) -> list[Finding]:
     """Findings of a mdext.PageReport."""
     return findings(path, raw, report.removed, [(e.kind, e.source, e.message) for e in report.draw_errors],
