@@ -15,7 +15,6 @@ fonts.
 from __future__ import annotations
 
 import html as htmllib
-import json
 import os
 import re
 import sys
@@ -24,7 +23,7 @@ from pathlib import Path
 
 from .. import sanitize
 from ..markup import Markup, html
-from .worker import Worker
+from .worker import Worker, npm_version
 
 HERE = Path(__file__).resolve().parent
 MERMAID_JS = "node_modules/mermaid/dist/mermaid.min.js"
@@ -74,10 +73,7 @@ def settings(args: dict | None, font: str) -> dict:
 
 
 def version(root: Path) -> str | None:
-    try:
-        return json.loads((root / "node_modules/mermaid/package.json").read_text(encoding="utf-8"))["version"]
-    except (OSError, ValueError, KeyError):
-        return None
+    return npm_version(root, "mermaid")
 
 
 def missing(root: Path) -> str | None:

@@ -3,23 +3,19 @@
 stylesheet and fonts, no script."""
 from __future__ import annotations
 
-import json
 import shutil
 from pathlib import Path
 
 from .. import sanitize
 from .diagrams import Drawn
-from .worker import Worker
+from .worker import Worker, npm_version
 
 HERE = Path(__file__).resolve().parent
 SETTINGS = {"throwOnError": True, "trust": False, "strict": "ignore", "output": "htmlAndMathml"}
 
 
 def version(root: Path) -> str | None:
-    try:
-        return json.loads((root / "node_modules/katex/package.json").read_text(encoding="utf-8"))["version"]
-    except (OSError, ValueError, KeyError):
-        return None
+    return npm_version(root, "katex")
 
 
 def missing(root: Path) -> str | None:

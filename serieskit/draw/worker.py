@@ -6,6 +6,15 @@ from __future__ import annotations
 import json
 import subprocess
 import threading
+from pathlib import Path
+
+
+def npm_version(root: Path, package: str) -> str | None:
+    """The version of a package installed in the project's node_modules (None: not installed)."""
+    try:
+        return json.loads((root / "node_modules" / package / "package.json").read_text(encoding="utf-8"))["version"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
 
 
 class WorkerError(Exception):
