@@ -4,6 +4,7 @@ sentence, never a traceback; the real site builds strictly."""
 import re
 import shutil
 
+import drawings
 from sitebuild import ROOT, build, make_project
 
 
@@ -78,5 +79,8 @@ def test_editing_the_palette_changes_css_and_lint_together(tmp_path):
     r = build(proj, tmp_path / "out", strict=False)
     css = (tmp_path / "out" / "assets" / "stylesheets" / "palette.css").read_text(encoding="utf-8")
     assert "--series-blue-fill: #DBEAFF;" in css
+    assert "--md-mermaid-node-bg-color: #DBEAFF;" in css          # the default node (default_node: blue)
     first = (tmp_path / "out" / "demo" / "first" / "index.html").read_text(encoding="utf-8")
-    assert "classDef blue fill:#DBEAFF" in first
+    # the diagram is drawn again with the new class (mermaid writes the colour as rgb)
+    [diagram] = drawings.diagrams(first)
+    assert drawings.css_rules(diagram.css)[".blue>*"].startswith("fill:rgb(219, 234, 255)!important;")

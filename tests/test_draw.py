@@ -52,6 +52,24 @@ def test_a_page_gets_finished_markup(drawer):
     assert 'class="katex"' in html and "<math" in html       # KaTeX's HTML and MathML
 
 
+def test_a_diagram_is_an_image_with_a_name_as_the_browser_parses_it(drawer):
+    """The accessible name as a browser reads the drawn <svg>: the accTitle when the author wrote one,
+    else an image named by the diagram's kind. A repeated attribute counts once (the first wins), so
+    the markup must carry `role` once."""
+    from selectolax.lexbor import LexborHTMLParser
+    named = "flowchart LR\n  accTitle: 两步\n  accDescr: 先 A 后 B。\n  A --> B\n"
+    for source, want in ((OTHER, ("img", "时序图")), (FLOW, ("img", "流程图"))):
+        html = drawer().substitute(page(source)).html
+        head = html[html.index("<svg"):html.index(">", html.index("<svg")) + 1]
+        roles = re.findall(r'\srole="', head)
+        svg = LexborHTMLParser(html).css_first("div.mermaid > svg")
+        assert (svg.attributes.get("role"), svg.attributes.get("aria-label")) == want and len(roles) == 1, head
+    svg = LexborHTMLParser(drawer().substitute(page(named)).html).css_first("div.mermaid > svg")
+    title = svg.css_first("title")
+    assert title is not None and svg.attributes.get("aria-labelledby") == title.attributes.get("id")
+    assert title.text() == "两步"
+
+
 def test_the_cache_draws_only_what_changed(drawer):
     d = drawer()
     d.substitute(page(FLOW, OTHER, formulas=("a+b",)))
@@ -171,7 +189,9 @@ def test_the_browser_fallback_is_asked_for_explicitly(tmp_path):
     assert r.returncode == 0, r.stderr[-3000:]
     post = (tmp_path / "site/train-infer-accel/metrics-panorama/index.html").read_text(encoding="utf-8")
     assert '<pre class="mermaid">' in post and "assets/javascripts/mermaid-loader.js" in post
+    assert "assets/javascripts/math.js" in post and '<span class="katex' not in post
     assert (tmp_path / "site/assets/vendor/mermaid/mermaid.esm.min.mjs").is_file()
+    assert (tmp_path / "site/assets/vendor/katex/katex.min.js").is_file()
 
 
 def test_unavailable_names_what_is_missing(tmp_path, monkeypatch):

@@ -3,7 +3,8 @@ author, series title or description, planned title or glossary text holding `<sc
 handler, a `javascript:` link or a Markdown attribute list shows as text on the built pages (post
 header, nav, <title>, meta tags, series index, tags page, archive, home, glossary table and the post
 titles it links, tooltips), in the feed and in the search index, and adds nothing that runs. A
-diagram's source reaches the page as text, exactly as written.
+diagram's labels show the author's text in the drawn SVG (the browser fallback's fence holds the
+source exactly as written).
 """
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ import html5lib
 import pytest
 import yaml
 
+import drawings
 from sitebuild import build, make_project
 from test_site import pagefind_pages
 
@@ -24,7 +26,7 @@ P = ("</title><script>alert(1)</script><img src=x onerror=alert(2)> *强调* [�
 TITLE = f"第二篇 {P}：投机解码"
 ATOM = "{http://www.w3.org/2005/Atom}"
 DIAGRAM = ('flowchart LR\n  A["x < y & z"] --> B["第一行<br/>第二行"]\n  B --> C["</pre></code></div>"]\n'
-           '  C --> D["</script> &amp; \'引号\' \\"双\\""]')
+           '  C --> D["</script> &amp; \'引号\' \\"双\\""]\n  D --> E["#quot;双#quot; 与 2 > 1"]')
 
 
 def _set_frontmatter(path, **values):
@@ -166,7 +168,32 @@ def test_glossary_table_and_tooltips_show_titles_and_descriptions_as_text(site):
 
 
 def test_a_diagram_reaches_the_page_as_the_text_the_author_wrote(site):
+    """The build draws the diagram; its labels are HTML (mermaid's htmlLabels, as Material draws them):
+    `<`, `&`, quotes and a `<br/>` show as written, and tag-like text is mermaid's label markup (kept
+    or dropped by its sanitizer), never the page's: nothing closes the diagram or adds an element."""
+    page = (site / "demo/first/index.html").read_text(encoding="utf-8")
+    assert drawings.undrawn(page) == [] and drawings.drawing_scripts(page) == []
+    *_, d = drawings.diagrams(page)
+    assert d.labels == ["x < y & z", "第一行\n第二行", "& '引号' \\双\\", '"双" 与 2 > 1'], d.labels
     tree = doc(site, "demo/first/index.html")
+    parent = {c: p for p in tree.iter() for c in p}
+    (div,) = [e for e in find(tree, "mermaid", "div") if d.id in e[0].get("id", "")]
+    assert [c.tag for c in div] == ["{http://www.w3.org/2000/svg}svg"] and not (div.text or "").strip()
+    assert parent[div] is parent[find(tree, "mermaid", "div")[0]]      # beside the post's other diagram
+    inside = {e.tag.rsplit("}", 1)[-1] for e in div.iter() if isinstance(e.tag, str)}
+    assert inside & {"pre", "code", "script", "title"} == set(), inside
+    assert inside & {"br", "p", "span", "foreignObject"} == {"br", "p", "span", "foreignObject"}
+
+
+def test_in_the_browser_fallback_a_diagram_reaches_the_fence_as_written(tmp_path):
+    """SERIES_DRAW=browser: the page keeps the fence, its text exactly the author's, for mermaid in the
+    reader's browser."""
+    proj = make_project(tmp_path)
+    with open(proj / "series" / "demo" / "first.md", "a", encoding="utf-8") as fh:
+        fh.write("\n```mermaid\n" + DIAGRAM + "\n```\n")
+    r = build(proj, tmp_path / "out", SERIES_DRAW="browser")
+    assert r.returncode == 0, r.stderr[-3000:]
+    tree = doc(tmp_path / "out", "demo/first/index.html")
     sources = ["".join(pre.itertext()) for pre in find(tree, "mermaid", "pre")]
     authored = [[ln for ln in src.rstrip("\n").splitlines() if not ln.lstrip().startswith("classDef ")]
                 for src in sources]   # the palette's classDef lines are the build's own addition

@@ -134,3 +134,31 @@ def test_the_speedups_switch_changes_nothing_in_the_site(tmp_path):
     r = mkdocs(proj, "build", "--strict", "-d", str(tmp_path / "off"), SERIES_SPEEDUPS="0")
     assert r.returncode == 0, r.stderr[-3000:]
     assert_identical(tmp_path / "on", tmp_path / "off")
+
+
+# Shapes mermaid draws through rough.js even in its classic look (stadium, circle, cylinder, hexagon,
+# flag, rhombus): their paths take random control points unless the seed is fixed.
+SHAPES = ('flowchart LR\n  M0(["指标：MFU / TGS"]) --> B{判断} --> C((圆)) --> D[(库)] --> E{{六边}} --> F>旗]\n'
+          '  F --> G([体育场]) --> H[/平行/]\n')
+
+
+def test_a_diagram_is_drawn_the_same_by_two_builds_with_empty_caches(tmp_path, monkeypatch):
+    """The build's tests share one drawing cache, so two builds there compare one drawing with itself:
+    here each drawing is made twice, by two drawers with caches of their own."""
+    from markupsafe import escape
+
+    from serieskit.draw import Drawer
+    page = f'<pre class="mermaid"><code>{escape(SHAPES)}</code></pre><span class="arithmatex">\\(\\frac{{a}}{{b}}\\)</span>'
+    drawn = []
+    for run in ("one", "two"):
+        monkeypatch.setenv("SERIES_DRAW_CACHE", str(tmp_path / run))
+        d = Drawer(ROOT, None, "build")
+        try:
+            out = d.substitute(page)
+        finally:
+            d.close()
+        assert not out.errors and d.stats == {"diagrams drawn": 1, "formulas drawn": 1}, (out.errors, d.stats)
+        drawn.append(out.html)
+    one, two = drawn
+    at = next((i for i, (a, b) in enumerate(zip(one, two)) if a != b), min(len(one), len(two)))
+    assert one == two, f"the same diagram drawn twice differs at {at}:\n{one[at - 200:at + 100]}\n{two[at - 200:at + 100]}"

@@ -140,6 +140,8 @@ def _validate_atom(path: Path, site: Path):
                 if el.get(attr):
                     assert el.get(attr).startswith((SITE_URL, "https://", "http://", "mailto:")), (path, el.get(attr))
         assert 'class="mermaid"' not in content.text and "arithmatex" not in content.text
+        # no drawing a reader cannot style: no inline SVG, no KaTeX HTML (its stylesheet is the page's)
+        assert "<svg" not in content.text and 'class="katex' not in content.text
     return entries
 
 
@@ -153,7 +155,26 @@ def test_full_content_feeds_for_the_site_and_each_series(site):
     assert "第 1 篇" in content                                             # the series number
     assert f'src="{SITE_URL}demo/assets/fig.svg"' in content               # images with absolute URLs
     assert f'href="{SITE_URL}demo/first/">[图：请在原文中查看]' in content    # a diagram: a link to the post
-    assert "[公式：请在原文中查看]" in content                               # a formula: a link too
+    # a formula: its MathML (feed readers show it), inline and display, with the author's TeX beside it
+    frag = html5lib.parseFragment(content, treebuilder="etree", namespaceHTMLElements=False)
+    maths = [m for m in frag.iter() if isinstance(m.tag, str) and m.tag.endswith("math")]
+    tex = [("".join(a.itertext()).strip(), m.get("display")) for m in maths for a in m.iter()
+           if isinstance(a.tag, str) and a.tag.endswith("annotation")]
+    assert tex == [("T = N / t", None), (r"\text{MFU} = \frac{6 N D}{t \cdot P}", "block")], tex
+    assert "[公式：请在原文中查看]" not in content
+
+
+def test_in_the_browser_fallback_a_formula_is_a_link_in_the_feed(tmp_path):
+    """SERIES_DRAW=browser: the page leaves the formula to KaTeX in the browser, which a feed reader
+    does not run, so the feed links to the post instead."""
+    proj = make_project(tmp_path)
+    r = mkdocs(proj, "build", "--strict", "-d", str(tmp_path / "out"), SITE_URL=SITE_URL, SERIES_DRAW="browser")
+    assert r.returncode == 0, r.stderr[-3000:]
+    series = _validate_atom(tmp_path / "out" / "feed-demo.xml", tmp_path / "out")
+    first = next(e for e in series if e.findtext(f"{ATOM}title") == "第一篇：效率指标")
+    content = first.find(f"{ATOM}content").text
+    assert content.count(f'href="{SITE_URL}demo/first/">[公式：请在原文中查看]') == 2, content
+    assert f'href="{SITE_URL}demo/first/">[图：请在原文中查看]' in content and "<math" not in content
 
 
 def test_pages_advertise_the_site_feed_and_their_series_feed(site):

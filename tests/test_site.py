@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+import drawings
 from sitebuild import HOSTS, ROOT, build, make_project
 
 ATOM = "{http://www.w3.org/2005/Atom}"
@@ -32,12 +33,29 @@ def html(site: Path, rel: str) -> str:
 def test_urls_are_stable_ascii_and_drafts_are_left_out(site):
     for rel in ("index.html", "demo/index.html", "demo/first/index.html", "demo/second/index.html",
                 "notes/solo/index.html", "tags/index.html", "archive/index.html", "rules/index.html",
-                "feed.xml", "demo/assets/fig.svg", "assets/vendor/mermaid/mermaid.esm.min.mjs",
-                "assets/vendor/katex/katex.min.js", "assets/stylesheets/palette.css"):
+                "feed.xml", "demo/assets/fig.svg", "assets/vendor/katex/katex.min.css",
+                "assets/vendor/katex/fonts/KaTeX_Main-Regular.woff2", "assets/stylesheets/palette.css"):
         assert (site / rel).is_file(), rel
     assert not (site / "demo" / "draft").exists()
     assert "还在写的草稿" not in html(site, "demo/index.html")
-    assert not list((site / "assets" / "vendor").rglob("*.map")), "vendored assets ship without source maps"
+    # the build draws diagrams and formulas: of the vendored libraries only KaTeX's stylesheet and fonts
+    vendored = sorted(p.relative_to(site).as_posix() for p in (site / "assets" / "vendor").rglob("*") if p.is_file())
+    assert vendored and all(v == "assets/vendor/katex/katex.min.css" or
+                            re.fullmatch(r"assets/vendor/katex/fonts/KaTeX_[\w-]+\.woff2", v) for v in vendored), vendored
+
+
+def test_no_page_loads_a_drawing_script_and_katex_css_only_where_a_formula_is(site):
+    pages = sorted(site.rglob("*.html"))
+    assert len(pages) > 8
+    for f in pages:
+        page = f.read_text(encoding="utf-8")
+        rel = f.relative_to(site).as_posix()
+        assert drawings.drawing_scripts(page) == [], rel
+        assert drawings.undrawn(page) == [], rel
+        head = page.split("</head>", 1)[0]
+        has_formula = 'class="arithmatex"' in page
+        assert ("assets/vendor/katex/katex.min.css" in head) == has_formula, rel
+    assert 'class="arithmatex"' in html(site, "demo/first/index.html")
 
 
 def test_series_index_lists_posts_and_planned_in_order(site):
@@ -50,6 +68,16 @@ def test_series_index_lists_posts_and_planned_in_order(site):
     assert ["--planned" in i for i in items] == [False, True, False, True]
     assert page.count('<span class="series-badge">在做</span>') == 2
     assert "2026-03-20" in page and "分钟" in page and "第一篇的摘要。" in page
+
+
+def test_series_index_carries_the_drawn_map_with_real_links(site):
+    """The series map is drawn by the build: published posts are SVG links to their pages (no script),
+    planned ones are no links and say 在做 on a line of their own."""
+    [m] = drawings.diagrams(html(site, "demo/index.html"))
+    assert m.links == [("first/", "1. 第一篇"), ("second/", "3. 第二篇")], m.links
+    assert m.labels == ["1. 第一篇", "2. CUDA Graph 实战\n（在做）", "3. 第二篇", "5. 量化推理实战\n（在做）"], m.labels
+    for href, _ in m.links:
+        assert (site / "demo" / href / "index.html").is_file(), href
 
 
 def test_prev_next_follow_the_series(site):
@@ -83,10 +111,20 @@ def test_sister_block_banner_figure_math_and_diagram(site):
     fig = re.search(r'<figure class="series-figure">(.*?)</figure>', page, re.S).group(1)
     assert 'src="../assets/fig.svg"' in fig
     assert re.search(r"<figcaption>图 1：一张示意图，<code>code</code> 也可以出现在图注里</figcaption>", fig)
-    assert '<span class="arithmatex">' in page and '<div class="arithmatex">' in page
-    mer = re.search(r'<pre\s+class="mermaid"><code>(.*?)</code></pre>', page, re.S).group(1)
-    assert "classDef yellow fill:#FEF3C7,stroke:#F59E0B,color:#1F2937" in mer
-    assert "classDef pink fill:#FCE7F3,stroke:#EC4899,color:#1F2937" in mer
+    # the formulas drawn by KaTeX (HTML and MathML), inline and display, as the author wrote them
+    assert [(f.display, f.tex, f.mathml) for f in drawings.formulas(page)] == [
+        (False, "T = N / t", True), (True, r"\text{MFU} = \frac{6 N D}{t \cdot P}", True)]
+    assert re.search(r'<span class="arithmatex"><span class="katex">', page)
+    assert re.search(r'<div class="arithmatex"><span class="katex-display"><span class="katex">', page)
+    # the diagram drawn to inline SVG, with the palette's classes (conventions.yml) on the author's nodes
+    [d] = drawings.diagrams(page)
+    assert d.labels == ["请求", "调度", "GPU"]
+    assert (d.name, d.description) == ("请求的三步", "一个请求先经过调度，再到 GPU。")   # accTitle, accDescr
+    assert "yellow" in d.node_classes["A"] and "pink" in d.node_classes["B"]
+    assert d.node_fill == {"A": "#FEF3C7", "B": "#FCE7F3", "C": ""}
+    rules = drawings.css_rules(d.css)
+    assert "fill:rgb(254, 243, 199)!important;stroke:rgb(245, 158, 11)!important;color:rgb(31, 41, 55)" in rules[".yellow>*"]
+    assert "fill:rgb(252, 231, 243)!important;stroke:rgb(236, 72, 153)!important;color:rgb(31, 41, 55)" in rules[".pink>*"]
 
 
 def test_glossary_tooltips_first_occurrence_in_prose_only(site):
@@ -169,8 +207,9 @@ def test_search_box_is_in_the_header_and_starts_nothing_of_materials_search(site
 
 
 ALLOWED_JS_URLS = {
-    # Material's fallback when no global `mermaid` exists; our loader always defines one (the browser
-    # suite records every request and proves it is never fetched).
+    # Material's fallback when no global `mermaid` exists, for a `pre.mermaid` left to the browser: the
+    # build draws every diagram (a page has none), and in the fallback (SERIES_DRAW=browser) our loader
+    # defines one first (the browser suite records every request and proves it is never fetched).
     "https://unpkg.com/mermaid@11/dist/mermaid.min.js",
     # Zensical's bundle (0.0.73): the same fallback for its mermaid, and loaders for features this site
     # does not use (runnable `pyodide` code blocks with the ace editor; the glightbox image viewer,

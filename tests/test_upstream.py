@@ -8,10 +8,12 @@ reasons, each pinned here so that an upgrade that changes one fails loudly inste
    serve with the speed-ups on, the memo, which restores `Page._title_from_render`, the table of
    contents, the anchors and the links to anchors that a conversion leaves on the page.
 
-And two public-but-versioned facts: the Material partials of serieskit/csp.py THEME_SCRIPTS exist and
+And three public-but-versioned facts: the Material partials of serieskit/csp.py THEME_SCRIPTS exist and
 each holds one inline script; overrides/partials/header.html is Material's header with one block
 changed (Material shows its header search box only with its own search plugin, which downloads its
-whole index on every first visit; the site's box searches the Pagefind index, hooks/search.py).
+whole index on every first visit; the site's box searches the Pagefind index, hooks/search.py);
+serieskit/draw/material-mermaid.css is the stylesheet Material's bundle gives mermaid (`themeCSS`),
+so that the diagrams the build draws look as Material drew them.
 """
 from __future__ import annotations
 
@@ -78,3 +80,53 @@ def test_the_header_override_is_materials_header_but_for_the_search_block():
         HEADER_NOTE.sub("", HEADER_BLOCK_OURS.sub("SEARCH\n", ours)), \
         "Material's partials/header.html changed: copy it to overrides/partials/header.html again, " \
         "with the site's search block in place of Material's"
+
+
+MERMAID_CSS_START = ".node circle,.node ellipse"
+
+
+def _js_string_at(source: str, start: int) -> str:
+    """The JavaScript string literal of `source` whose text begins at `start`, decoded."""
+    quote = source[start - 1]
+    assert quote in "\"'`", f"the text at {start} is not the start of a string literal ({source[start - 20:start]!r})"
+    out, i = [], start
+    simple = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "v": "\v", "0": "\0"}
+    while source[i] != quote:
+        c = source[i]
+        if quote == "`" and source.startswith("${", i):
+            raise AssertionError("Material's mermaid stylesheet became a template with substitutions")
+        if c == "\\":
+            n = source[i + 1]
+            if n == "x":
+                out.append(chr(int(source[i + 2:i + 4], 16)))
+                i += 4
+            elif n == "u":
+                out.append(chr(int(source[i + 2:i + 6], 16)))
+                i += 6
+            else:
+                out.append(simple.get(n, n))
+                i += 2
+            continue
+        out.append(c)
+        i += 1
+    return "".join(out)
+
+
+def test_the_mermaid_theme_is_the_one_materials_bundle_gives_mermaid():
+    """serieskit/draw/material-mermaid.css is a copy of the `themeCSS` string in Material's bundle
+    (the diagrams are drawn by the build, with Material's look): the same text, or this fails."""
+    import material
+    bundles = sorted((Path(material.__file__).parent / "templates" / "assets" / "javascripts").glob("bundle.*.min.js"))
+    assert len(bundles) == 1, f"expected one Material bundle, found {[b.name for b in bundles]}"
+    source = bundles[0].read_text(encoding="utf-8")
+    starts = [m.start() for m in re.finditer(re.escape(MERMAID_CSS_START), source)]
+    assert len(starts) == 1, (f"{bundles[0].name} (Material {material.__version__}) holds {len(starts)} string(s) "
+                              f"starting {MERMAID_CSS_START!r}: find the stylesheet Material passes to mermaid as "
+                              f"themeCSS and update serieskit/draw/material-mermaid.css and this test")
+    theirs = _js_string_at(source, starts[0])
+    ours = (ROOT / "serieskit" / "draw" / "material-mermaid.css").read_text(encoding="utf-8").strip()
+    at = next((i for i, (a, b) in enumerate(zip(theirs, ours)) if a != b), min(len(theirs), len(ours)))
+    assert theirs == ours, (
+        f"Material {material.__version__} changed its mermaid stylesheet ({bundles[0].name}): copy the string "
+        f"starting {MERMAID_CSS_START!r} to serieskit/draw/material-mermaid.css (the drawing cache follows it). "
+        f"First difference at {at}: Material {theirs[at:at + 80]!r}, ours {ours[at:at + 80]!r}")
