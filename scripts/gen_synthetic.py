@@ -222,6 +222,8 @@ class Writer:
 def mermaid_flowchart(rng: random.Random) -> list[str]:
     names = rng.sample([t[0] for t in TERMS], 6)
     return ["```mermaid", "flowchart LR",
+            "  accTitle: 请求的处理路径",
+            f"  accDescr: 请求到达后经 {names[0]} 分成两路，汇合后的统计反馈给 {names[4]}。",
             f'  A["请求到达"] --> B["{names[0]}"]',
             f'  B --> C["{names[1]}"]',
             f'  B --> D["{names[2]}"]',
@@ -239,6 +241,8 @@ def mermaid_flowchart(rng: random.Random) -> list[str]:
 def mermaid_sequence(rng: random.Random) -> list[str]:
     w = rng.sample(FRAMEWORKS, 2)
     return ["```mermaid", "sequenceDiagram",
+            "  accTitle: 一次请求的时序",
+            "  accDescr: 客户端提交请求，调度器让 GPU 预填充并逐步解码，token 流式返回客户端。",
             "  participant C as 客户端",
             f"  participant S as {w[0]} 调度器",
             "  participant G as GPU 工作进程",
@@ -256,6 +260,8 @@ def mermaid_sequence(rng: random.Random) -> list[str]:
 
 def mermaid_state(rng: random.Random) -> list[str]:
     return ["```mermaid", "stateDiagram-v2",
+            "  accTitle: 请求的状态",
+            "  accDescr: 请求在排队、预填充、解码与换出几个状态之间转换。",
             '  state "排队" as Q',
             '  state "预填充" as P',
             '  state "解码" as D',

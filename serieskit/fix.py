@@ -49,7 +49,7 @@ def write_fixed(path: Path, data: bytes, root: Path | None = None) -> Path:
     """Write a fixed post over `path`; return the file written.
 
     What the author has on disk stays what it was: a symlink stays a link (its target inside the
-    project `root` is written; a target outside is refused), a file with other hard links keeps its
+    project's series/ is written, as the loader follows only those; a target elsewhere is refused), a file with other hard links keeps its
     inode (so every name sees the fix), the file's permissions stay as they were, and a read-only
     file is refused (NotWritten), as is a file whose folder cannot take the temporary file.
 
@@ -67,8 +67,8 @@ def write_fixed(path: Path, data: bytes, root: Path | None = None) -> Path:
             target = path.resolve(strict=True)
         except (OSError, RuntimeError) as exc:
             raise NotWritten(f"the symlink cannot be followed ({exc})") from None
-        if root is not None and not target.is_relative_to(Path(root).resolve()):
-            raise NotWritten(f"it is a symlink to {target}, outside the project; not written")
+        if root is not None and not target.is_relative_to((Path(root) / "series").resolve()):
+            raise NotWritten(f"it is a symlink to {target}, outside series/; not written")
     try:
         st = target.stat()
     except OSError as exc:

@@ -201,16 +201,27 @@ def _fixable(root, name="fixme.md"):
     return p, cli(root, "--diff")[1]
 
 
-def test_fix_writes_through_a_symlink_inside_the_project(root):
-    real = root / "drafts" / "real.md"
+def test_fix_writes_through_a_symlink_inside_series(root):
+    real = root / "series" / "demo" / "parts" / "real.md"
     real.parent.mkdir()
     real.write_text(FIXABLE, encoding="utf-8")
     link = root / "series" / "demo" / "linked.md"
     link.symlink_to(real)
     code, _, err = cli(root, "--fix")
-    assert code == 0 and "fixed 3 findings in series/demo/linked.md" in err, err
+    assert "findings in series/demo/linked.md" in err, err
     assert link.is_symlink() and link.resolve() == real.resolve()
     assert "最后更新：2026-05-20" in real.read_text(encoding="utf-8")
+
+
+def test_a_symlink_out_of_series_is_neither_read_nor_fixed(root):
+    """The asset policy: a link leaving series/ is FS001 and never followed, so --fix leaves its target."""
+    real = root / "drafts" / "real.md"
+    real.parent.mkdir()
+    real.write_text(FIXABLE, encoding="utf-8")
+    (root / "series" / "demo" / "linked.md").symlink_to(real)
+    code, out, err = cli(root, "--fix")
+    assert "FS001" in out + err and "points outside series/" in out + err, out + err
+    assert real.read_bytes() == FIXABLE.encode("utf-8")
 
 
 def test_fix_keeps_hard_links_and_permissions(root):
@@ -257,6 +268,6 @@ def test_write_fixed_refuses_a_link_out_of_the_project(tmp_path):
     proj = tmp_path / "proj"
     proj.mkdir()
     (proj / "post.md").symlink_to(outside)
-    with pytest.raises(NotWritten, match="outside the project"):
+    with pytest.raises(NotWritten, match="outside series/"):
         write_fixed(proj / "post.md", b"y", proj)
     assert outside.read_text() == "x"

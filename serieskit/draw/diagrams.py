@@ -36,11 +36,14 @@ SITE_CSS = ("p{text-align:inherit;text-justify:auto}"   # the page's prose is ju
             ".cluster rect{fill:var(--series-cluster-fill);stroke:var(--series-cluster-stroke)}"
             ".cluster text,.cluster-label text{fill:var(--series-cluster-fg)}")
 DEFAULTS = {"look": "classic", "theme": "default", "layout": "dagre"}
-FORCED = {"startOnLoad": False, "securityLevel": "strict", "deterministicIds": True}
+# deterministic output: ids from the render id, and a fixed seed for the shapes mermaid draws with
+# rough.js even in the classic look (stadium, circle, cylinder, ...), whose paths are random otherwise
+FORCED = {"startOnLoad": False, "securityLevel": "strict", "deterministicIds": True, "handDrawnSeed": 1}
 MIN_SCALE = 0.75    # below three quarters of its natural width a diagram scrolls in its box instead
 STYLE = re.compile(r"<style\b[^>]*>(.*?)</style>", re.S)
 MAX_WIDTH = re.compile(r"max-width:\s*([\d.]+)px")
 FONT_VAR = re.compile(r"--md-text-font:\s*([^;]+);")
+ROLE = re.compile(r'\srole="[^"]*"')
 
 
 @dataclass
@@ -108,7 +111,12 @@ def finish(svg: str, name: str) -> Drawn:
         minw = float(w.group(1)) * MIN_SCALE
         out = out.replace(w.group(0), f"{w.group(0)};min-width:{minw:.1f}px", 1)
     head_end = out.find(">") + 1
-    label = Markup("") if "aria-labelledby" in out[:head_end] else html(' role="img" aria-label="{}"', name)
+    head = out[:head_end]
+    if "aria-labelledby" not in head:    # no accTitle: an image named by its kind (mermaid's role goes)
+        head = ROLE.sub("", head)
+        out = head + out[head_end:]
+        head_end = len(head)
+    label = Markup("") if "aria-labelledby" in head else html(' role="img" aria-label="{}"', name)
     style = html("<style>{}</style>", css) if css else ""   # escaped: inside <svg> the parser decodes it
     out = out[:head_end - 1] + str(label) + ">" + str(style) + out[head_end:]
     return Drawn(html=out, removed=cleaned.removed)
