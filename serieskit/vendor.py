@@ -7,7 +7,7 @@ from pathlib import Path
 VENDOR = {
     # package: (path inside node_modules, destination under the site, what is served) — no source maps.
     # The build draws diagrams and formulas (serieskit/draw/): pages need KaTeX's stylesheet and fonts only.
-    "katex": ("katex/dist", "assets/vendor/katex", ("katex.min.css", "fonts/")),
+    "katex": ("katex/dist", "assets/vendor/katex", ("katex-swap.min.css", "fonts/")),
 }
 # The fallback that leaves the drawing to the reader's browser (SERIES_DRAW=browser, or `mkdocs serve`
 # without a browser to draw with) serves the renderers too.

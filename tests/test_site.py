@@ -33,14 +33,14 @@ def html(site: Path, rel: str) -> str:
 def test_urls_are_stable_ascii_and_drafts_are_left_out(site):
     for rel in ("index.html", "demo/index.html", "demo/first/index.html", "demo/second/index.html",
                 "notes/solo/index.html", "tags/index.html", "archive/index.html", "rules/index.html",
-                "feed.xml", "demo/assets/fig.svg", "assets/vendor/katex/katex.min.css",
+                "feed.xml", "demo/assets/fig.svg", "assets/vendor/katex/katex-swap.min.css",
                 "assets/vendor/katex/fonts/KaTeX_Main-Regular.woff2", "assets/stylesheets/palette.css"):
         assert (site / rel).is_file(), rel
     assert not (site / "demo" / "draft").exists()
     assert "还在写的草稿" not in html(site, "demo/index.html")
     # the build draws diagrams and formulas: of the vendored libraries only KaTeX's stylesheet and fonts
     vendored = sorted(p.relative_to(site).as_posix() for p in (site / "assets" / "vendor").rglob("*") if p.is_file())
-    assert vendored and all(v == "assets/vendor/katex/katex.min.css" or
+    assert vendored and all(v == "assets/vendor/katex/katex-swap.min.css" or
                             re.fullmatch(r"assets/vendor/katex/fonts/KaTeX_[\w-]+\.woff2", v) for v in vendored), vendored
 
 
@@ -54,7 +54,7 @@ def test_no_page_loads_a_drawing_script_and_katex_css_only_where_a_formula_is(si
         assert drawings.undrawn(page) == [], rel
         head = page.split("</head>", 1)[0]
         has_formula = 'class="arithmatex"' in page
-        assert ("assets/vendor/katex/katex.min.css" in head) == has_formula, rel
+        assert ("assets/vendor/katex/katex-swap.min.css" in head) == has_formula, rel
     assert 'class="arithmatex"' in html(site, "demo/first/index.html")
 
 

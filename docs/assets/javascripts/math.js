@@ -22,7 +22,7 @@
   function load() {
     if (!ready) {
       ready = Promise.all([
-        add("link", { rel: "stylesheet", href: new URL("katex.min.css", base).href }),
+        add("link", { rel: "stylesheet", href: new URL("katex-swap.min.css", base).href }),
         add("script", { src: new URL("katex.min.js", base).href })
       ]).then(function () {
         return add("script", { src: new URL("contrib/auto-render.min.js", base).href });
