@@ -7,14 +7,20 @@
  *   recomputed when the window changes size, so a box that fits is no extra tab stop;
  * - a glossary term (`abbr.series-term`, serieskit/mdext.py) can be focused: Material's tooltip
  *   (content.tooltips) opens on focus as on hover, so a keyboard or a tap opens it too; its title
- *   stays its accessible description;
+ *   is also its `aria-description` (Chromium exposes an abbr's title as no description, and Material
+ *   takes the title off while the tooltip shows);
  * - a task-list checkbox is named by its item's text;
  * - the button bar Material adds to each code block (a `nav` without a name, once per block) is a
  *   plain container, not one more unnamed navigation landmark (its buttons keep their names);
  * - a section of the navigation (navigation.indexes) is named by a label that holds only an icon:
  *   the label gets the section's title as hidden text, so the toggle and its list have a name;
+ * - the palette toggle: when the scheme comes from the system's preference Material checks none of
+ *   its radio buttons, and Tab then lands on the first, whose toggle is hidden in the dark scheme: the
+ *   button of the scheme shown is checked; and as a radio button it switches only with the arrow
+ *   keys: Enter and Space on it press its toggle, as on any button;
  * - a page without Material's skip link (it writes one only when the page has a table of contents)
- *   gets one to its content.
+ *   gets one to its content; a skip link moves the focus to where it lands, so the next Tab goes on
+ *   from there.
  */
 (function () {
   "use strict";
@@ -26,7 +32,7 @@
 
   function scrollBoxes(root) {
     root.querySelectorAll("[data-series-scroll]").forEach(function (el) {
-      if (overflows(el)) return;
+      if (overflows(el) || el === document.activeElement) return;   // never take a stop from under the focus
       el.removeAttribute("tabindex");
       if (el.getAttribute("data-series-scroll") === "group") {
         el.removeAttribute("role");
@@ -42,7 +48,8 @@
       if (box.tagName === "TABLE") {
         box.setAttribute("data-series-scroll", "table");
       } else {
-        var what = box.classList.contains("arithmatex") ? "公式" : box.classList.contains("mermaid") ? "图" : "内容";
+        var what = box.classList.contains("arithmatex") ? "公式" : box.classList.contains("mermaid") ? "图"
+          : box.querySelector("table") ? "表格" : "内容";
         box.setAttribute("data-series-scroll", "group");
         box.setAttribute("role", "group");
         box.setAttribute("aria-label", what + "（可左右滚动）");
@@ -62,6 +69,7 @@
   function mend(root) {
     root.querySelectorAll("abbr.series-term:not([tabindex])").forEach(function (abbr) {
       abbr.setAttribute("tabindex", "0");
+      if (abbr.title) abbr.setAttribute("aria-description", abbr.title);
     });
     root.querySelectorAll("li.task-list-item input[type=checkbox]:not([aria-label])").forEach(function (box) {
       var li = box.closest("li");
@@ -81,10 +89,16 @@
       span.textContent = text;
       label.appendChild(span);
     });
+    var options = document.querySelectorAll("input.md-option");
+    if (options.length && !document.querySelector("input.md-option:checked")) {
+      var shown = document.body.getAttribute("data-md-color-scheme");
+      options.forEach(function (o) { if (o.getAttribute("data-md-color-scheme") === shown) o.checked = true; });
+    }
     var article = document.querySelector(".md-content__inner");
     var skip = document.querySelector("[data-md-component=skip]");
     if (article && skip && !skip.querySelector("a")) {
       if (!article.id) article.id = "series-content";
+      article.setAttribute("tabindex", "-1");   // the link moves the focus there, so Tab goes on from it
       var a = document.createElement("a");
       a.className = "md-skip";
       a.href = "#" + article.id;
@@ -112,6 +126,27 @@
       content().querySelectorAll(".arithmatex, .mermaid, table").forEach(function (el) { ro.observe(el); });
     }
   }
+
+  // Taken before Material's own click handling (capture): on a page outside the sitemap (404) its
+  // instant navigation would load the page again for the anchor and drop the focus.
+  document.addEventListener("click", function (ev) {
+    var link = ev.target.closest && ev.target.closest("a.md-skip");
+    var target = link && document.getElementById(decodeURIComponent(link.hash.slice(1)));
+    if (!target) return;
+    ev.preventDefault();
+    ev.stopPropagation();
+    if (!target.hasAttribute("tabindex")) target.setAttribute("tabindex", "-1");
+    target.focus();
+  }, true);
+
+  document.addEventListener("keydown", function (ev) {
+    var option = ev.target;
+    if ((ev.key !== "Enter" && ev.key !== " ") || !option.matches || !option.matches("input.md-option")) return;
+    var toggle = option.nextElementSibling;
+    if (!toggle || toggle.tagName !== "LABEL") return;
+    ev.preventDefault();
+    toggle.click();
+  });
 
   if (window.document$ && window.document$.subscribe) window.document$.subscribe(run);
   else if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", run);
