@@ -1,6 +1,7 @@
 """What the browser suite and the page-weight benchmark share: build the real site, serve it on
 127.0.0.1, start Debian's Chromium (never a browser downloaded by Playwright), and read a page the
-way a reader sees it (the diagrams and formulas the build drew into the page, figures, colours).
+way a reader sees it (the diagrams and formulas the build drew into the page, figures, colours), and
+what axe-core (from node_modules, pinned in package.json) finds on it.
 """
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = os.environ.get("SERIES_CHROMIUM", "/usr/bin/chromium")
+TODAY = dt.datetime.now(tz=dt.timezone.utc).date()   # the browser suite's build date (SOURCE_DATE_EPOCH)
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                  "--disable-sync", "--disable-quic", "--no-first-run"]
 DESKTOP = {"width": 1280, "height": 800}
@@ -83,6 +85,7 @@ class _Handler(SimpleHTTPRequestHandler):
                       ".json": "application/json", ".xml": "application/xml"}
     cache = False
     gzip = False
+    site_headers = False
     _gz: dict = {}
 
     def log_message(self, *args):
@@ -99,6 +102,9 @@ class _Handler(SimpleHTTPRequestHandler):
                 self.send_header("Cache-Control", "public, max-age=86400")
         else:
             self.send_header("Cache-Control", "no-store")
+        if self.site_headers:
+            for name, value in headers_of(Path(self.directory)):
+                self.send_header(name, value)
         super().end_headers()
 
     def send_head(self):
@@ -130,11 +136,22 @@ class _Handler(SimpleHTTPRequestHandler):
         return io.BytesIO(body)
 
 
-class SiteServer:
-    """A static server for a built site on 127.0.0.1 (a free port), in a thread of this process."""
+def headers_of(site: Path) -> list[tuple[str, str]]:
+    """The headers the site's `_headers` file gives every path (`/*`, the Netlify / Cloudflare Pages
+    format: the Content-Security-Policy and its companions); none before the site is built."""
+    f = site / "_headers"
+    if not f.is_file():
+        return []
+    return [tuple(part.strip() for part in line.strip().split(":", 1))
+            for line in f.read_text(encoding="utf-8").splitlines() if line.startswith("  ") and ":" in line]
 
-    def __init__(self, directory: Path, cache: bool = False, gzip: bool = False):
-        handler = type("Handler", (_Handler,), {"cache": cache, "gzip": gzip, "_gz": {}})
+
+class SiteServer:
+    """A static server for a built site on 127.0.0.1 (a free port), in a thread of this process;
+    `headers=True` sends the site's `_headers` with every response, as a static host does."""
+
+    def __init__(self, directory: Path, cache: bool = False, gzip: bool = False, headers: bool = False):
+        handler = type("Handler", (_Handler,), {"cache": cache, "gzip": gzip, "site_headers": headers, "_gz": {}})
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(handler, directory=str(directory)))
         self.httpd.daemon_threads = True
         self.port = self.httpd.server_address[1]
@@ -369,48 +386,6 @@ READ_JS = r"""
              href: a ? new URL(a.getAttribute("href"), location.href).pathname : null,
              badge: !!li.querySelector(".series-badge"), badgeVisible: visible(li.querySelector(".series-badge")) };
   });
-  // the contrast of every visible text on the page (diagrams are checked above, inside their drawing):
-  // the text's colour over the colour it stands on, all translucent layers composited
-  out.lowContrast = [];
-  const layersBg = (el) => {
-    const layers = [];
-    for (let e = el; e && e.nodeType === 1; e = e.parentElement) {
-      const cs = getComputedStyle(e);
-      if (cs.backgroundImage && cs.backgroundImage !== "none" && !e.matches("html, body")) return null;
-      const c = rgb(cs.backgroundColor);
-      if (c && c.a > 0) layers.push(c);
-      if (c && c.a >= 1) break;
-    }
-    let bg = { r: 255, g: 255, b: 255, a: 1 };
-    for (const c of layers.reverse()) bg = over(c, bg);
-    return bg;
-  };
-  const seenText = new Set();
-  for (const el of document.body.querySelectorAll("*")) {
-    if (el.closest("div.mermaid, svg, .katex-mathml, script, style, noscript")) continue;
-    const own = [...el.childNodes].filter((n) => n.nodeType === 3 && n.textContent.trim()).map((n) => n.textContent.trim()).join(" ");
-    if (!own || !visible(el)) continue;
-    let hidden = false, opacity = 1;
-    for (let e = el; e; e = e.parentElement) {
-      const cs = getComputedStyle(e);
-      if (Number(cs.opacity) === 0 || cs.visibility === "hidden") { hidden = true; break; }
-      opacity *= Number(cs.opacity);
-    }
-    const r = el.getBoundingClientRect();
-    if (hidden || r.bottom < -5000) continue;
-    const bg = layersBg(el);
-    if (!bg) continue;
-    const own_ = rgb(getComputedStyle(el).color);
-    if (!own_) continue;
-    const fg = over(Object.assign({}, own_, { a: own_.a * opacity }), bg);   // a translucent element fades its text
-    const ratio = contrast(fg, bg);
-    const key = el.tagName + "." + el.className + own.slice(0, 20);
-    if (ratio < 4.5 && !seenText.has(key)) {
-      seenText.add(key);
-      out.lowContrast.push({ where: el.tagName.toLowerCase() + (el.className && typeof el.className === "string" ? "." + el.className.trim().split(/\s+/).join(".") : ""),
-                             text: own.slice(0, 40), fg: hex(fg), bg: hex(bg), ratio: Math.round(ratio * 100) / 100 });
-    }
-  }
   return out;
 }
 """
@@ -456,3 +431,48 @@ LAYOUT_JS = r"""
   return out;
 }
 """
+
+
+# --- axe-core ------------------------------------------------------------------------------------------
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+AXE_TAGS = ("wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice")
+
+
+@functools.lru_cache(maxsize=1)
+def axe_source() -> str:
+    """axe-core's own file from node_modules. It is evaluated in the page, not added as a <script>:
+    the site's policy refuses a script it does not list, and evaluating needs no change to it."""
+    if not AXE.is_file():
+        raise RuntimeError(f"{AXE} is missing: run `npm ci` (axe-core is a devDependency in package.json)")
+    return AXE.read_text(encoding="utf-8")
+
+
+# Every rule of the tags, on the whole document (open shadow roots included), once the page has had
+# two frames to settle (a11y.js names the boxes that scroll when formulas and diagrams get their size).
+AXE_RUN_JS = r"""
+async (tags) => {
+  await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+  const res = await axe.run(document, { runOnly: { type: "tag", values: tags }, resultTypes: ["violations"] });
+  return res.violations.map((v) => ({ rule: v.id, impact: v.impact, help: v.help,
+    nodes: v.nodes.map((n) => ({ target: n.target.join(" "), html: n.html.slice(0, 160),
+                                 why: (n.failureSummary || "").split("\n").slice(1, 3).join(" ").trim() })) }));
+}
+"""
+
+
+def run_axe(page) -> list[dict]:
+    """axe-core's violations on the page as it is now: rule, impact, and each element with the reason."""
+    if not page.evaluate("() => typeof window.axe === 'object'"):
+        page.evaluate(axe_source())
+    return page.evaluate(AXE_RUN_JS, list(AXE_TAGS))
+
+
+def axe_report(found: dict[str, list[dict]], limit: int = 5) -> str:
+    """What axe found, by the page and mode it was found in: rule, impact, then each element."""
+    lines = []
+    for where, violations in found.items():
+        for v in violations:
+            lines.append(f"{where}: {v['rule']} ({v['impact']}, {len(v['nodes'])} element(s)): {v['help']}")
+            for n in v["nodes"][:limit]:
+                lines.append(f"    {n['target']}  {n['html']!r}  {n['why']}")
+    return "\n".join(lines)

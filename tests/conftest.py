@@ -10,6 +10,8 @@ from hypothesis import HealthCheck, settings
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from sitebuild import HOSTS  # noqa: E402  (tests/ is on the path: the two builds of the same sources)
+
 BASE_SITE = ROOT / "tests" / "rules" / "_site"
 # Every build the tests make draws its diagrams and formulas into one cache (the project's own, which
 # `make test`'s site build fills first): each drawing is made once per machine, not once per test project.
@@ -66,3 +68,32 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "browser" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.browser)
+
+
+@pytest.fixture(scope="session", params=HOSTS)
+def served(request, tmp_path_factory):
+    """The real site, built by each host (MkDocs, Zensical) for the address it is served at (a free
+    port on 127.0.0.1), served with its `_headers` (the Content-Security-Policy as a header too): one
+    build per host for every browser test module that reads the real site."""
+    from browser_harness import TODAY as SITE_TODAY, SiteServer, build_site
+    out = tmp_path_factory.mktemp(f"browser-{request.param}") / "site"
+    out.mkdir()
+    with SiteServer(out, cache=True, headers=True) as srv:
+        r = build_site(out, ROOT, today=SITE_TODAY, site_url=srv.base, host=request.param)
+        assert r.returncode == 0, f"{request.param} build of the real site failed:\n" + (r.stdout + r.stderr)[-4000:]
+        yield srv, out, request.param
+
+
+@pytest.fixture(scope="session")
+def server(served):
+    return served[0]
+
+
+@pytest.fixture(scope="session")
+def built(served) -> Path:
+    return served[1]
+
+
+@pytest.fixture(scope="session")
+def host(served) -> str:
+    return served[2]

@@ -4,7 +4,8 @@ Chromium (Playwright), on a desktop and on a phone, in light and in dark mode.
 Every page: no request leaves 127.0.0.1, no console error, no failed request; every diagram and
 formula arrives drawn by the build (inline SVG, KaTeX's HTML and MathML) and shows, and no page loads
 mermaid or KaTeX; the diagrams carry the palette's colours and readable text; every figure shows its
-image and caption; on a phone nothing scrolls sideways but the boxes made for it. Posts: the
+image and caption; on a phone nothing scrolls sideways but the boxes made for it; axe-core (WCAG 2.0-2.2 A and
+AA, best practices) finds nothing, in light and dark mode. Posts: the
 timeliness notice, sister block, series position, prev / next and the 在做 items match the frontmatter
 and the manifest (read with serieskit's loader). As a reader: Chinese search, glossary tooltips,
 instant navigation. Screenshots go to artifacts/screenshots/ (not committed; CI keeps them).
@@ -14,7 +15,6 @@ from that visit, so the suite stays fast.
 """
 from __future__ import annotations
 
-import datetime as dt
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,8 +22,8 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from browser_harness import (DESKTOP, HOSTS, INIT_SCRIPT, LAYOUT_JS, PHONE, READ_JS, READY_JS, ROOT, SiteServer,
-                             build_site, drawing_requests, has_math, showcase_post, site_pages)
+from browser_harness import (DESKTOP, INIT_SCRIPT, LAYOUT_JS, PHONE, READ_JS, READY_JS, ROOT, TODAY, SiteServer,
+                             axe_report, build_site, drawing_requests, has_math, run_axe, showcase_post, site_pages)
 from serieskit.lead import banner, sister_line
 from serieskit.loader import load_site
 from serieskit.mermaid import mermaid_fences
@@ -31,7 +31,6 @@ from serieskit.figures import figures
 from serieskit.render import render_post, tooltip
 
 SCREENSHOTS = ROOT / "artifacts" / "screenshots"
-TODAY = dt.datetime.now(tz=dt.timezone.utc).date()   # the build's "today" too (SOURCE_DATE_EPOCH)
 MIN_CONTRAST = 4.5
 MIN_DIAGRAM_TEXT_PX = 11.0   # a diagram may shrink to fit, never below this text size: it scrolls instead
 SEARCH_TERM = "投机解码"      # a glossary term; the glossary's `post:` says which post explains it
@@ -71,32 +70,7 @@ SHOWCASE = {"home": "/", "series-index": SERIES_INDEXES[0] if SERIES_INDEXES els
             "post": "/" + showcase_post(SITE).url_dir}   # the screenshots
 
 
-# --- the session: build, serve, one browser ------------------------------------------------------------------
-@pytest.fixture(scope="session", params=HOSTS)
-def served(request, tmp_path_factory):
-    """The real site, built by each host (MkDocs, Zensical) for the address it is served at (a free
-    port on 127.0.0.1)."""
-    out = tmp_path_factory.mktemp(f"browser-{request.param}") / "site"
-    out.mkdir()
-    with SiteServer(out, cache=True) as srv:
-        r = build_site(out, ROOT, today=TODAY, site_url=srv.base, host=request.param)
-        assert r.returncode == 0, f"{request.param} build of the real site failed:\n" + (r.stdout + r.stderr)[-4000:]
-        yield srv, out, request.param
-
-
-@pytest.fixture(scope="session")
-def server(served) -> SiteServer:
-    return served[0]
-
-
-@pytest.fixture(scope="session")
-def built(served) -> Path:
-    return served[1]
-
-
-@pytest.fixture(scope="session")
-def host(served) -> str:
-    return served[2]
+# --- the session: the real site of each host (tests/conftest.py `served`), one browser ---------------------------
 
 
 @dataclass
@@ -112,6 +86,8 @@ class Visit:
     light: dict = field(default_factory=dict)
     dark: dict | None = None
     layout: dict | None = None
+    axe: dict = field(default_factory=dict)   # "light" / "dark": axe-core's violations
+    skip: list = field(default_factory=list)  # the focus after Tab, Enter, Tab (the skip link)
 
 
 def _expected_diagrams(built: Path, path: str) -> int:
@@ -122,6 +98,18 @@ def _expected_diagrams(built: Path, path: str) -> int:
         return len(mermaid_fences(post))
     f = built / (path.lstrip("/") + "index.html" if path.endswith("/") else path.lstrip("/"))
     return len(re.findall(r'<(?:pre|div)\s+class="(?:mermaid|series-draw-error)"', f.read_text(encoding="utf-8")))
+
+
+# Where the focus is: the skip link, the page's text, the footer, or elsewhere
+FOCUS_WHERE_JS = r"""
+() => {
+  const e = document.activeElement;
+  if (!e || e === document.body) return "nowhere";
+  return e.matches("a.md-skip") && e.getBoundingClientRect().height > 0 ? "skip link"
+    : e.closest(".md-content") ? "content" : e.closest(".md-footer") ? "footer"
+    : (e.tagName.toLowerCase() + "." + (e.getAttribute("class") || ""));
+}
+"""
 
 
 def _watch(page, visit: Visit):
@@ -175,10 +163,15 @@ def read_site(browser, server, built, viewport: dict, name: str, host: str) -> d
             v.light = page.evaluate(READ_JS, conf)
             if viewport is PHONE:
                 v.layout = page.evaluate(LAYOUT_JS)
+            v.axe["light"] = run_axe(page)
+            for key in ("Tab", "Enter", "Tab"):   # the skip link, from the keyboard
+                page.keyboard.press(key)
+                v.skip.append(page.evaluate(FOCUS_WHERE_JS))
             if path in shots:
                 shoot(page, shots[path], "light", name, host)
-            if path in shots or viewport is DESKTOP:   # every page in dark mode too (contrast of all text)
-                scheme = toggle_scheme(page)
+            scheme = toggle_scheme(page)   # every page in dark mode too
+            v.axe["dark"] = run_axe(page)
+            if path in shots or viewport is DESKTOP:   # the diagrams' colours and contrast in dark mode
                 v.dark = page.evaluate(READ_JS, conf)
                 v.dark["scheme"] = scheme
                 if path in shots:
@@ -304,12 +297,28 @@ def test_diagram_text_keeps_its_contrast_in_light_and_dark(desktop, path):
 
 
 @pytest.mark.parametrize("path", PAGES)
-def test_all_text_keeps_its_contrast_in_light_and_dark(desktop, path):
-    """Every visible text of the page (header, navigation, post, sister block, banner, footer...), not
-    only diagrams: at least 4.5:1 against what it stands on (WCAG AA for body text)."""
-    v = desktop[path]
-    for scheme, data in (("light", v.light), ("dark", v.dark)):
-        assert data["lowContrast"] == [], f"{path} ({scheme}): {data['lowContrast'][:8]}"
+def test_axe_finds_no_violation_in_light_and_dark(visits, host, path):
+    """axe-core (tests/browser_harness.py AXE_TAGS: WCAG 2.0, 2.1 and 2.2 A and AA, and axe's best
+    practices; no rule left out) on the page as served, under its Content-Security-Policy, in light and
+    dark mode, on the desktop and the phone. Its colour-contrast rule measures every text outside the
+    diagrams; the diagrams' own text is measured above, inside their drawing."""
+    v = visits[path]
+    assert not v.error, f"{path} ({v.viewport}): {v.error}"
+    assert set(v.axe) == {"light", "dark"}, f"{path} ({v.viewport}): axe ran in {sorted(v.axe)}"
+    found = {f"{host} {path} ({v.viewport}, {mode})": got for mode, got in v.axe.items() if got}
+    assert not found, "axe-core found:\n" + axe_report(found)
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_the_first_tab_is_a_skip_link_into_the_content(visits, path):
+    """From the top of the page: Tab reaches the skip link first, Enter puts the focus in the page's
+    text, the next Tab goes on from there (to the text, or the footer on a page with nothing to focus)."""
+    v = visits[path]
+    assert not v.error, f"{path} ({v.viewport}): {v.error}"
+    first, landed, after = v.skip
+    assert first == "skip link", f"{path} ({v.viewport}): the first Tab goes to {first}"
+    assert landed == "content", f"{path} ({v.viewport}): the skip link leaves the focus on {landed}"
+    assert after in ("content", "footer"), f"{path} ({v.viewport}): the Tab after the skip link goes to {after}"
 
 
 @pytest.mark.parametrize("path", PAGES)
@@ -626,6 +635,8 @@ $$
 图 2：不存在的图
 
 <div class="canary-wide" style="width: 600px">一个比手机屏幕宽的块</div>
+
+<p class="canary-faint" style="color: #d4d4d4">浅得看不清的字</p>
 """
 
 
@@ -649,11 +660,12 @@ def _open_the_first_post(browser, proj, tmp_path):
                                " && [...document.images].every((i) => i.complete)")
         data = page.evaluate(READ_JS, {"palette": list(PALETTE)})
         ready = page.evaluate(READY_JS, 1)
+        axe = run_axe(page)
         page.set_viewport_size(PHONE)
         page.wait_for_timeout(100)
         layout = page.evaluate(LAYOUT_JS)
         ctx.close()
-    return r.stdout + r.stderr, v, data, layout, ready
+    return r.stdout + r.stderr, v, data, layout, ready, axe
 
 
 def test_the_checks_see_a_broken_page(browser, tmp_path):
@@ -669,7 +681,7 @@ def test_the_checks_see_a_broken_page(browser, tmp_path):
     lines = text.split("\n")
     bad_diagram = next(i for i, ln in enumerate(lines, 1) if ln.strip() == "A[起点] --> (((")
     bad_formula = next(i for i, ln in enumerate(lines, 1) if ln.strip() == "\\frac{1}{") - 1   # its opening $$
-    log, v, data, layout, _ = _open_the_first_post(browser, proj, tmp_path)
+    log, v, data, layout, _, axe = _open_the_first_post(browser, proj, tmp_path)
     # the build names what it could not draw, at the author's lines
     assert re.search(rf"series/demo/first\.md:{bad_diagram}:\d+: MER004 ", log), log[-3000:]
     assert re.search(rf"series/demo/first\.md:{bad_formula}:\d+: MAT001 ", log), log[-3000:]
@@ -688,6 +700,8 @@ def test_the_checks_see_a_broken_page(browser, tmp_path):
     assert not data["mermaidErrors"], data["mermaidErrors"]
     assert v.console and all("404" in m for m in v.console), v.console                # the missing image's only
     assert v.failed and all("missing.svg" in f for f in v.failed), v.failed
+    faint = [n for x in axe if x["rule"] == "color-contrast" for n in x["nodes"] if "canary-faint" in n["html"]]
+    assert faint, "axe did not see the faint text:\n" + axe_report({"canary": axe})
 
 
 def test_the_checks_see_a_page_that_leaves_the_drawing_to_the_browser(browser, tmp_path, monkeypatch):
@@ -697,7 +711,7 @@ def test_the_checks_see_a_page_that_leaves_the_drawing_to_the_browser(browser, t
     from sitebuild import make_project
     proj = make_project(tmp_path)
     monkeypatch.setenv("SERIES_DRAW", "browser")     # build_site passes the environment on
-    _, v, data, _, ready = _open_the_first_post(browser, proj, tmp_path)
+    _, v, data, _, ready, _ = _open_the_first_post(browser, proj, tmp_path)
     loaded = drawing_requests(v.requests)
     assert any("/assets/vendor/mermaid/" in u for u in loaded) and any("katex.min.js" in u for u in loaded), loaded
     assert any("mermaid-loader.js" in u for u in loaded) and any(u.endswith("/math.js") for u in loaded), loaded

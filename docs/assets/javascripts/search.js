@@ -61,12 +61,12 @@
     input.select();
   }
 
-  function close() {
+  function close(focusMoved) {
     if (toggle.checked) {
       toggle.checked = false;
       toggle.dispatchEvent(new Event("change"));
     }
-    input.blur();
+    if (!focusMoved) input.blur();
   }
 
   // An excerpt from Pagefind is HTML: parse it inertly, keep its text and its <mark> elements.
@@ -215,7 +215,14 @@
     setTimeout(function () { search(""); input.focus(); }, 0);
   });
   toggle.addEventListener("change", function () {
-    if (toggle.checked) setTimeout(function () { input.focus(); }, 0);
+    if (toggle.checked) setTimeout(function () {
+      if (toggle.checked && !root.contains(document.activeElement)) input.focus();
+    }, 0);
+  });
+  // Tabbing out of the box closes search (a click elsewhere is Material's overlay): otherwise the open
+  // box stays over the page, and on a phone it covers the screen while the focus walks the page unseen.
+  document.addEventListener("focusin", function (ev) {
+    if (toggle.checked && !root.contains(ev.target) && ev.target !== toggle) close(true);
   });
   list.addEventListener("click", function (ev) {
     if (ev.target.closest && ev.target.closest("a")) close();

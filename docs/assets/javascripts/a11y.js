@@ -1,0 +1,155 @@
+/*
+ * What a keyboard, a screen reader or a touch screen needs that the page's markup does not give, on
+ * every page view (Material's instant navigation emits `document$` for each):
+ *
+ * - a box that scrolls sideways (a wide table, formula or diagram) can be focused, so the arrow keys
+ *   scroll it, and says what it is (a table keeps its own role; other boxes become a named group);
+ *   recomputed when the window changes size, so a box that fits is no extra tab stop;
+ * - a glossary term (`abbr.series-term`, serieskit/mdext.py) can be focused: Material's tooltip
+ *   (content.tooltips) opens on focus as on hover, so a keyboard or a tap opens it too; its title
+ *   is also its `aria-description` (Chromium exposes an abbr's title as no description, and Material
+ *   takes the title off while the tooltip shows);
+ * - a task-list checkbox is named by its item's text;
+ * - the button bar Material adds to each code block (a `nav` without a name, once per block) is a
+ *   plain container, not one more unnamed navigation landmark (its buttons keep their names);
+ * - a section of the navigation (navigation.indexes) is named by a label that holds only an icon:
+ *   the label gets the section's title as hidden text, so the toggle and its list have a name;
+ * - the palette toggle: when the scheme comes from the system's preference Material checks none of
+ *   its radio buttons, and Tab then lands on the first, whose toggle is hidden in the dark scheme: the
+ *   button of the scheme shown is checked; and as a radio button it switches only with the arrow
+ *   keys: Enter and Space on it press its toggle, as on any button;
+ * - a page without Material's skip link (it writes one only when the page has a table of contents)
+ *   gets one to its content; a skip link moves the focus to where it lands, so the next Tab goes on
+ *   from there.
+ */
+(function () {
+  "use strict";
+  var SCROLLS = /^(auto|scroll)$/;
+
+  function overflows(box) {
+    return box.scrollWidth > box.clientWidth + 1 && SCROLLS.test(getComputedStyle(box).overflowX);
+  }
+
+  function scrollBoxes(root) {
+    root.querySelectorAll("[data-series-scroll]").forEach(function (el) {
+      if (overflows(el) || el === document.activeElement) return;   // never take a stop from under the focus
+      el.removeAttribute("tabindex");
+      if (el.getAttribute("data-series-scroll") === "group") {
+        el.removeAttribute("role");
+        el.removeAttribute("aria-label");
+      }
+      el.removeAttribute("data-series-scroll");
+    });
+    var all = root.querySelectorAll("*");
+    for (var j = 0; j < all.length; j++) {
+      var box = all[j];
+      if (box.scrollWidth <= box.clientWidth + 1 || box.hasAttribute("tabindex") || !overflows(box)) continue;
+      box.setAttribute("tabindex", "0");
+      if (box.tagName === "TABLE") {
+        box.setAttribute("data-series-scroll", "table");
+      } else {
+        var what = box.classList.contains("arithmatex") ? "公式" : box.classList.contains("mermaid") ? "图"
+          : box.querySelector("table") ? "表格" : "内容";
+        box.setAttribute("data-series-scroll", "group");
+        box.setAttribute("role", "group");
+        box.setAttribute("aria-label", what + "（可左右滚动）");
+      }
+    }
+  }
+
+  function itemText(li) {
+    var text = "";
+    for (var n = li.firstChild; n; n = n.nextSibling) {
+      if (n.nodeType === 3) text += n.nodeValue;
+      else if (n.nodeType === 1 && !/^(UL|OL|LABEL)$/.test(n.tagName)) text += n.textContent;
+    }
+    return text.replace(/\s+/g, " ").trim();
+  }
+
+  function mend(root) {
+    root.querySelectorAll("abbr.series-term:not([tabindex])").forEach(function (abbr) {
+      abbr.setAttribute("tabindex", "0");
+      if (abbr.title) abbr.setAttribute("aria-description", abbr.title);
+    });
+    root.querySelectorAll("li.task-list-item input[type=checkbox]:not([aria-label])").forEach(function (box) {
+      var li = box.closest("li");
+      box.setAttribute("aria-label", itemText(li) || "任务");
+    });
+    root.querySelectorAll("nav.md-code__nav").forEach(function (nav) {
+      nav.setAttribute("role", "none");
+    });
+    document.querySelectorAll("label.md-nav__link[id]").forEach(function (label) {
+      if (label.textContent.trim()) return;
+      var nav = document.querySelector('nav[aria-labelledby="' + CSS.escape(label.id) + '"]');
+      var title = nav && nav.querySelector(":scope > .md-nav__title");
+      var text = title ? title.textContent.replace(/\s+/g, " ").trim() : "";
+      if (!text) return;
+      var span = document.createElement("span");
+      span.className = "series-sr-only";
+      span.textContent = text;
+      label.appendChild(span);
+    });
+    var options = document.querySelectorAll("input.md-option");
+    if (options.length && !document.querySelector("input.md-option:checked")) {
+      var shown = document.body.getAttribute("data-md-color-scheme");
+      options.forEach(function (o) { if (o.getAttribute("data-md-color-scheme") === shown) o.checked = true; });
+    }
+    var article = document.querySelector(".md-content__inner");
+    var skip = document.querySelector("[data-md-component=skip]");
+    if (article && skip && !skip.querySelector("a")) {
+      if (!article.id) article.id = "series-content";
+      article.setAttribute("tabindex", "-1");   // the link moves the focus there, so Tab goes on from it
+      var a = document.createElement("a");
+      a.className = "md-skip";
+      a.href = "#" + article.id;
+      a.textContent = "跳转至";
+      skip.appendChild(a);
+    }
+    scrollBoxes(root);
+  }
+
+  function content() { return document.querySelector(".md-content") || document.body; }
+
+  var pending = 0;
+  function later() {
+    clearTimeout(pending);
+    pending = setTimeout(function () { scrollBoxes(content()); }, 150);
+  }
+
+  var ro = null;
+  function run() {
+    mend(content());
+    // formulas and diagrams are drawn after the page arrives: look again once they have a size
+    if (window.ResizeObserver) {
+      if (ro) ro.disconnect();
+      ro = new ResizeObserver(function () { scrollBoxes(content()); });
+      content().querySelectorAll(".arithmatex, .mermaid, table").forEach(function (el) { ro.observe(el); });
+    }
+  }
+
+  // Taken before Material's own click handling (capture): on a page outside the sitemap (404) its
+  // instant navigation would load the page again for the anchor and drop the focus.
+  document.addEventListener("click", function (ev) {
+    var link = ev.target.closest && ev.target.closest("a.md-skip");
+    var target = link && document.getElementById(decodeURIComponent(link.hash.slice(1)));
+    if (!target) return;
+    ev.preventDefault();
+    ev.stopPropagation();
+    if (!target.hasAttribute("tabindex")) target.setAttribute("tabindex", "-1");
+    target.focus();
+  }, true);
+
+  document.addEventListener("keydown", function (ev) {
+    var option = ev.target;
+    if ((ev.key !== "Enter" && ev.key !== " ") || !option.matches || !option.matches("input.md-option")) return;
+    var toggle = option.nextElementSibling;
+    if (!toggle || toggle.tagName !== "LABEL") return;
+    ev.preventDefault();
+    toggle.click();
+  });
+
+  if (window.document$ && window.document$.subscribe) window.document$.subscribe(run);
+  else if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", run);
+  else run();
+  window.addEventListener("resize", later);
+})();

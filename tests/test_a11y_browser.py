@@ -1,0 +1,330 @@
+"""What axe cannot judge, in a real browser, on both hosts' builds of the real site (the same builds
+as tests/test_browser.py: tests/conftest.py `served`).
+
+- The keyboard alone (the skip link of every page is checked in tests/test_browser.py's visits): every
+  Tab stop of a page is visible, shows a focus ring of at least 3:1 against what it stands on, and comes in the
+  page's order (header, navigation, contents, text, footer); search, the navigation, the series
+  map's links, the palette toggle and a table that scrolls sideways each work from the keys.
+- Glossary terms reach a screen reader (an accessible description: the tooltip's text) and open
+  their tooltip on focus and on a tap, not only on a mouse hover.
+- `prefers-reduced-motion: reduce` stops the site's transitions and animations.
+"""
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+import pytest
+
+from browser_harness import DESKTOP, INIT_SCRIPT, PHONE, READY_JS, ROOT, TODAY, showcase_post, site_pages
+from serieskit.loader import load_site
+from serieskit.mermaid import mermaid_fences
+from serieskit.render import render_post, tooltip
+
+SITE = load_site(ROOT, today=TODAY)
+PUBLISHED = [p for p in SITE.posts if not p.is_draft]
+SERIES_INDEX = "/" + next(iter(SITE.series)) + "/"
+POST = "/" + showcase_post(SITE).url_dir
+WALKED = ["/", SERIES_INDEX, POST, "/404.html"]   # every kind of page: home, series index, post, a page without contents
+SEARCH_TERM = "投机解码"
+MIN_FOCUS_CONTRAST = 3.0
+MAX_STOPS = 800
+# the page's regions in the order a reader meets them (Material's layout)
+REGIONS = ["skip", "header", "nav", "toc", "content", "top", "footer"]
+
+# The element that has the focus (inside a diagram's shadow root too), what it looks like and where it
+# is: its ring against the colour behind it, whether it is on screen, and whether it follows the stop
+# before it in the document's order.
+FOCUS_JS = r"""
+async () => {
+  let el = document.activeElement, host = null;
+  while (el && el.shadowRoot && el.shadowRoot.activeElement) { host = host || el; el = el.shadowRoot.activeElement; }
+  if (!el || el === document.body || el === document.documentElement) return null;
+  const rgb = (s) => {
+    const m = s && s.match(/rgba?\(([^)]+)\)/);
+    if (!m) return null;
+    const p = m[1].split(/[ ,\/]+/).filter(Boolean).map(Number);
+    return { r: p[0], g: p[1], b: p[2], a: p.length > 3 ? p[3] : 1 };
+  };
+  const over = (c, bg) => ({ r: c.r * c.a + bg.r * (1 - c.a), g: c.g * c.a + bg.g * (1 - c.a), b: c.b * c.a + bg.b * (1 - c.a), a: 1 });
+  const lum = (c) => {
+    const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); };
+    return 0.2126 * f(c.r) + 0.7152 * f(c.g) + 0.0722 * f(c.b);
+  };
+  const behind = (start) => {   // the colour the ring stands on: the layers under the element, composited
+    const layers = [];
+    for (let e = start; e && e.nodeType === 1; e = e.parentElement || (e.getRootNode() && e.getRootNode().host)) {
+      const c = rgb(getComputedStyle(e).backgroundColor);
+      if (c && c.a > 0) layers.push(c);
+      if (c && c.a >= 1) break;
+    }
+    let bg = { r: 255, g: 255, b: 255, a: 1 };
+    for (const c of layers.reverse()) bg = over(c, bg);
+    return bg;
+  };
+  // a hidden radio button shows its focus on the label after it (Material's palette toggle)
+  const hiddenInput = el.matches("input") && el.getBoundingClientRect().width <= 1 && el.nextElementSibling
+    && el.nextElementSibling.matches("label");
+  const shown = hiddenInput ? el.nextElementSibling : el;
+  // on screen: inside what the reader sees (on a phone the visual viewport, which the focus scrolls),
+  // not hidden, not faded out; a ring that fades in (the skip link, heading anchors) has half a second
+  const vv = window.visualViewport || { offsetTop: 0, offsetLeft: 0, height: innerHeight, width: innerWidth };
+  const inView = (b) => b.width > 0 && b.height > 0 && b.bottom > vv.offsetTop && b.right > vv.offsetLeft
+    && b.top < vv.offsetTop + vv.height && b.left < vv.offsetLeft + vv.width;
+  const seen = () => { const s = getComputedStyle(shown); return inView(shown.getBoundingClientRect()) && s.visibility !== "hidden" && Number(s.opacity) > 0.5; };
+  for (let i = 0; i < 30 && !seen(); i++) await new Promise((ok) => requestAnimationFrame(ok));
+  const cs = getComputedStyle(shown), r = shown.getBoundingClientRect();
+  const ring = rgb(cs.outlineColor), bg = behind(shown.parentElement || host);
+  const x = ring ? lum(over(ring, bg)) : 0, y = lum(bg);
+  const anchor = host || el;
+  const regionOf = (e) => e.closest(".md-skip") ? "skip" : e.closest(".md-header") ? "header"
+    : e.closest(".md-sidebar--primary") ? "nav" : e.closest(".md-sidebar--secondary") ? "toc"
+    : e.closest(".md-content") ? "content" : e.closest(".md-top") ? "top" : e.closest(".md-footer") ? "footer" : "other";
+  const prev = window.__lastStop;
+  const follows = !prev || prev === anchor || !!(prev.compareDocumentPosition(anchor) & Node.DOCUMENT_POSITION_FOLLOWING);
+  window.__lastStop = anchor;
+  const href = el.getAttribute("href") || el.getAttribute("xlink:href");
+  return {
+    tag: el.tagName.toLowerCase(), cls: (el.getAttribute("class") || "").slice(0, 60), id: el.id || "",
+    text: (el.textContent || el.getAttribute("aria-label") || el.getAttribute("title") || (hiddenInput ? shown.title : "") || "").replace(/\s+/g, " ").trim().slice(0, 40),
+    href: href ? new URL(href, location.href).pathname : null, label: el.getAttribute("aria-label"), inMap: !!(host && host.matches("div.mermaid")),
+    region: regionOf(anchor), tabindex: el.getAttribute("tabindex"), follows,
+    onScreen: seen(),
+    outline: cs.outlineStyle, outlineWidth: parseFloat(cs.outlineWidth) || 0,
+    ratio: ring ? (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05) : 0,
+    scrolls: el.scrollWidth > el.clientWidth + 1 && /auto|scroll/.test(getComputedStyle(el).overflowX), scrollLeft: el.scrollLeft,
+  };
+}
+"""
+
+
+def _page(browser, server, path: str, viewport=DESKTOP, scheme: str = "light", **kw):
+    ctx = browser.new_context(viewport=viewport, color_scheme=scheme, is_mobile=viewport is PHONE,
+                              has_touch=viewport is PHONE, device_scale_factor=1, **kw)
+    ctx.add_init_script(INIT_SCRIPT)
+    page = ctx.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: m.type == "error" and errors.append(m.text))
+    page.goto(server.origin + path, wait_until="load")
+    page.wait_for_function(READY_JS, arg=_diagrams(path), timeout=20_000)
+    page.wait_for_timeout(200)   # a11y.js has looked at the drawn page
+    page.errors = errors
+    return ctx, page
+
+
+def _diagrams(path: str) -> int:
+    post = next((p for p in PUBLISHED if "/" + p.url_dir == path), None)
+    return len(mermaid_fences(post)) if post else (1 if path == SERIES_INDEX else 0)
+
+
+def tab(page, key: str = "Tab") -> dict | None:
+    page.keyboard.press(key)
+    return page.evaluate(FOCUS_JS)
+
+
+def walk(page) -> list[dict]:
+    """Every Tab stop of the page, from the top until the focus leaves the page or comes round again."""
+    stops = []
+    while len(stops) < MAX_STOPS:
+        stop = tab(page)
+        if stop is None or (stops and stop == stops[0]):
+            break
+        stops.append(stop)
+    return stops
+
+
+def tab_to(page, want, limit: int = MAX_STOPS) -> dict:
+    """Press Tab until the focused element is one `want` accepts; fail naming the stops passed."""
+    seen = []
+    for _ in range(limit):
+        stop = tab(page)
+        if stop and want(stop):
+            return stop
+        seen.append(stop and (stop["tag"], stop["cls"], stop["text"]))
+        if stop is None and len(seen) > 1:
+            break
+    pytest.fail(f"Tab never reached the element: passed {seen[:40]}")
+
+
+# --- whole pages from the keyboard ----------------------------------------------------------------------------
+@pytest.mark.parametrize("mode", ["desktop-light", "desktop-dark", "phone-light"])
+@pytest.mark.parametrize("path", WALKED)
+def test_every_tab_stop_is_visible_ringed_and_in_order(browser, server, path, mode):
+    viewport, scheme = mode.split("-")
+    ctx, page = _page(browser, server, path, viewport=PHONE if viewport == "phone" else DESKTOP, scheme=scheme)
+    stops = walk(page)
+    ctx.close()
+    assert len(stops) < MAX_STOPS, f"{path}: more than {MAX_STOPS} Tab stops"
+    where = lambda s: f"{s['tag']}.{s['cls']} {s['text']!r} ({s['region']})"   # noqa: E731
+    hidden = [where(s) for s in stops if not s["onScreen"]]
+    assert not hidden, f"{path} ({mode}): Tab stops the reader cannot see: {hidden[:10]}"
+    # Chromium's own ring (`auto`) is drawn in two tones, dark and light, to show on any ground
+    faint = [f"{where(s)}: {s['outline']} {s['outlineWidth']}px, {s['ratio']:.2f}:1" for s in stops
+             if s["outline"] != "auto" and (s["outline"] == "none" or s["outlineWidth"] < 2 or s["ratio"] < MIN_FOCUS_CONTRAST)]
+    assert not faint, f"{path} ({mode}): focus not visible at {MIN_FOCUS_CONTRAST}:1: {faint[:10]}"
+    positive = [where(s) for s in stops if s["tabindex"] and s["tabindex"].lstrip("-").isdigit() and int(s["tabindex"]) > 0]
+    assert not positive, f"{path}: a positive tabindex reorders the page: {positive}"
+    jumps = [where(s) for s in stops if not s["follows"]]
+    assert not jumps, f"{path}: Tab goes back in the page at {jumps[:5]}"
+    regions = [s["region"] for s in stops]
+    assert "other" not in regions, f"{path}: Tab stops outside the page's regions: {[where(s) for s in stops if s['region'] == 'other']}"
+    order = [REGIONS.index(r) for r in regions]
+    assert order == sorted(order), f"{path}: regions in Tab order {list(dict.fromkeys(regions))}"
+    # the navigation: in the sidebar on the desktop (not on the home page, which hides it); on a phone in
+    # the drawer, which the header's menu button opens; the 404 page has nothing to focus in its text
+    needed = ("skip", "header", "footer") + (("content",) if path != "/404.html" else ()) \
+        + (("nav",) if viewport == "desktop" and path != "/" else ())
+    for region in needed:
+        assert region in regions, f"{path} ({mode}): no Tab stop in the {region}"
+    if path == SERIES_INDEX:
+        maps = {s["href"] for s in stops if s["inMap"]}
+        want = {"/" + p.url_dir for p in SITE.series_posts(SERIES_INDEX.strip("/"), include_drafts=False)}
+        assert maps == want, f"{path}: the series map's links reached by Tab {sorted(maps)}, want {sorted(want)}"
+    if path == POST:
+        terms = [s for s in stops if s["tag"] == "abbr"]
+        assert terms, f"{path}: no glossary term among the Tab stops"
+
+
+def test_search_from_the_keyboard(browser, server):
+    entry = next(e for s in SITE.series.values() for e in s.glossary if e.term == SEARCH_TERM)
+    target = next(p for p in PUBLISHED if p.slug == entry.post)
+    ctx, page = _page(browser, server, "/")
+    page.keyboard.press("/")
+    assert page.evaluate("document.activeElement.matches('input.md-search__input')"), "`/` does not open search"
+    page.keyboard.type(SEARCH_TERM)
+    page.locator(".md-search-result__item").first.wait_for(timeout=15_000)
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("Enter")
+    page.wait_for_url(lambda u: urlsplit(u).path == "/" + target.url_dir, timeout=10_000)
+    assert not page.errors, page.errors
+    ctx.close()
+
+
+def test_navigation_map_links_and_palette_toggle_from_the_keyboard(browser, server):
+    posts = SITE.series_posts(SERIES_INDEX.strip("/"), include_drafts=False)
+    # the navigation: Tab to a post's link in the sidebar, Enter opens it
+    ctx, page = _page(browser, server, "/" + posts[-1].url_dir)
+    want = "/" + posts[0].url_dir
+    tab_to(page, lambda s: s["region"] == "nav" and s["href"] == want)
+    page.keyboard.press("Enter")
+    page.wait_for_url(lambda u: urlsplit(u).path == want, timeout=10_000)
+    # the palette toggle: Tab to it, Enter or Space switches the scheme
+    for key in ("Enter", "Space"):
+        page.goto(server.origin + SERIES_INDEX, wait_until="load")
+        page.wait_for_function(READY_JS, arg=1, timeout=20_000)
+        page.evaluate("() => { window.__lastStop = null; }")
+        before = page.evaluate("document.body.getAttribute('data-md-color-scheme')")
+        tab_to(page, lambda s: s["region"] == "header" and "切换到" in s["text"])
+        page.keyboard.press(key)
+        page.wait_for_function("(b) => document.body.getAttribute('data-md-color-scheme') !== b", arg=before, timeout=5_000)
+    page.goto(server.origin + SERIES_INDEX, wait_until="load")
+    page.wait_for_function(READY_JS, arg=1, timeout=20_000)
+    page.evaluate("() => { window.__lastStop = null; }")
+    # the series map: Tab to a post's node, Enter opens the post
+    target = "/" + posts[-1].url_dir
+    tab_to(page, lambda s: s["inMap"] and s["href"] == target)
+    page.keyboard.press("Enter")
+    page.wait_for_url(lambda u: urlsplit(u).path == target, timeout=10_000)
+    assert not page.errors, page.errors
+    ctx.close()
+
+
+def test_a_wide_table_scrolls_from_the_keyboard_on_a_phone(browser, server, built):
+    for rel in site_pages(built):   # the first page with a table wider than the phone
+        if "<table>" not in (built / rel / "index.html").read_text(encoding="utf-8") if rel.endswith("/") else True:
+            continue
+        path = "/" + rel
+        ctx, page = _page(browser, server, path, viewport=PHONE)
+        if page.evaluate("() => !!document.querySelector('[data-series-scroll] table, table[data-series-scroll]')"):
+            break
+        ctx.close()
+    else:
+        pytest.fail("no page has a table wider than a phone")
+    box = tab_to(page, lambda s: s["scrolls"] and "表格" in (s["label"] or "") or s["tag"] == "table" and s["scrolls"])
+    for _ in range(5):
+        page.keyboard.press("ArrowRight")
+    page.wait_for_timeout(200)
+    moved = page.evaluate(FOCUS_JS)
+    assert moved["scrollLeft"] > box["scrollLeft"], f"{path}: ArrowRight does not scroll the focused table ({moved})"
+    ctx.close()
+
+
+# --- glossary terms ------------------------------------------------------------------------------------------------
+def _term_post():
+    return next((p, t) for p in PUBLISHED for t in render_post(p, SITE).glossary_terms[:1])
+
+
+def _description(page, selector: str) -> str:
+    """The accessible description a screen reader gets for the element (Chromium's accessibility tree)."""
+    cdp = page.context.new_cdp_session(page)
+    doc = cdp.send("DOM.getDocument", {"depth": 0})
+    node = cdp.send("DOM.querySelector", {"nodeId": doc["root"]["nodeId"], "selector": selector})
+    ax = cdp.send("Accessibility.getPartialAXTree", {"nodeId": node["nodeId"], "fetchRelatives": False})
+    mine = next(n for n in ax["nodes"] if not n.get("ignored"))
+    return (mine.get("description") or {}).get("value", "")
+
+
+def test_glossary_term_reaches_the_keyboard_and_a_screen_reader(browser, server):
+    post, term = _term_post()
+    entry = next(e for e in SITE.series_of(post).glossary if e.term == term)
+    ctx, page = _page(browser, server, "/" + post.url_dir)
+    assert _description(page, "abbr.series-term") == tooltip(entry), "the term's description before focus"
+    tab_to(page, lambda s: s["tag"] == "abbr")
+    tip = page.locator(".md-tooltip2--active")
+    tip.wait_for(state="visible", timeout=5_000)
+    assert tip.inner_text().strip() == tooltip(entry)
+    assert _description(page, "abbr.series-term") == tooltip(entry), "the term's description while focused"
+    page.keyboard.press("Tab")   # on to the next stop: this term's tooltip closes
+    page.locator(".md-tooltip2--active", has_text=tooltip(entry)).wait_for(state="hidden", timeout=5_000)
+    ctx.close()
+
+
+def test_glossary_term_opens_its_tooltip_on_a_tap(browser, server):
+    post, term = _term_post()
+    entry = next(e for e in SITE.series_of(post).glossary if e.term == term)
+    ctx, page = _page(browser, server, "/" + post.url_dir, viewport=PHONE)
+    page.locator("abbr.series-term").first.tap()
+    tip = page.locator(".md-tooltip2--active")
+    tip.wait_for(state="visible", timeout=5_000)
+    assert tip.inner_text().strip() == tooltip(entry)
+    ctx.close()
+
+
+# --- reduced motion ----------------------------------------------------------------------------------------------
+# Every element (and ::before / ::after) with a transition or an animation longer than zero, after the
+# reader has hovered a glossary term, opened search and closed it (so the tooltip and the search box exist).
+MOVING_JS = r"""
+() => {
+  const secs = (v) => Math.max(0, ...v.split(",").map((s) => parseFloat(s) * (s.trim().endsWith("ms") ? 0.001 : 1) || 0));
+  const out = [];
+  for (const el of document.querySelectorAll("*")) {
+    for (const pseudo of [null, "::before", "::after"]) {
+      const cs = getComputedStyle(el, pseudo);
+      if (pseudo && (cs.content === "none" || cs.content === "normal")) continue;
+      const t = secs(cs.transitionDuration) + secs(cs.transitionDelay), a = cs.animationName !== "none" ? secs(cs.animationDuration) : 0;
+      if (t > 0 || a > 0) out.push((el.tagName.toLowerCase() + "." + (el.getAttribute("class") || "").trim().split(/\s+/)[0] + (pseudo || "")));
+    }
+  }
+  return [...new Set(out)];
+}
+"""
+
+
+@pytest.mark.parametrize("viewport", ["desktop", "phone"])
+def test_reduced_motion_stops_the_sites_transitions_and_animations(browser, server, viewport):
+    post, _ = _term_post()
+    moving = {}
+    for motion in ("no-preference", "reduce"):
+        ctx, page = _page(browser, server, "/" + post.url_dir, viewport=DESKTOP if viewport == "desktop" else PHONE,
+                          reduced_motion=motion)
+        page.locator("abbr.series-term").first.hover() if viewport == "desktop" else page.locator("abbr.series-term").first.tap()
+        page.locator(".md-tooltip2--active").wait_for(state="visible", timeout=5_000)
+        page.keyboard.press("/")
+        page.locator("input.md-search__input").wait_for(state="visible")
+        page.keyboard.press("Escape")
+        moving[motion] = page.evaluate(MOVING_JS)
+        ctx.close()
+    assert len(moving["no-preference"]) >= 5, f"the site should animate without the preference: {moving['no-preference']}"
+    for what in (".md-header", ".md-tooltip2", ".md-search__inner"):
+        assert any(what in m for m in moving["no-preference"]), f"{what} should move without the preference"
+    assert moving["reduce"] == [], f"{viewport}: still moving under prefers-reduced-motion: {moving['reduce'][:20]}"
