@@ -86,7 +86,7 @@ async () => {
   return {
     tag: el.tagName.toLowerCase(), cls: (el.getAttribute("class") || "").slice(0, 60), id: el.id || "",
     text: (el.textContent || el.getAttribute("aria-label") || el.getAttribute("title") || (hiddenInput ? shown.title : "") || "").replace(/\s+/g, " ").trim().slice(0, 40),
-    href: href ? new URL(href, location.href).pathname : null, label: el.getAttribute("aria-label"), inMap: !!(host && host.matches("div.mermaid")),
+    href: href ? new URL(href, location.href).pathname : null, label: el.getAttribute("aria-label"), inMap: !!((host && host.matches("div.mermaid")) || el.closest("div.mermaid")),
     region: regionOf(anchor), tabindex: el.getAttribute("tabindex"), follows,
     onScreen: seen(),
     outline: cs.outlineStyle, outlineWidth: parseFloat(cs.outlineWidth) || 0,

@@ -139,6 +139,15 @@
     target.focus();
   }, true);
 
+  // A link inside a drawn diagram (the series map) that scrolls in its own box: the browser does not
+  // bring an SVG link into view when it gets the focus, so the box scrolls to it here.
+  document.addEventListener("focusin", function (ev) {
+    var el = ev.target;
+    if (el && el.closest && el.namespaceURI === "http://www.w3.org/2000/svg" && el.closest(".mermaid")) {
+      el.scrollIntoView({ block: "nearest", inline: "nearest" });
+    }
+  });
+
   document.addEventListener("keydown", function (ev) {
     var option = ev.target;
     if ((ev.key !== "Enter" && ev.key !== " ") || !option.matches || !option.matches("input.md-option")) return;
