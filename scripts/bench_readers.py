@@ -1,0 +1,170 @@
+#!/usr/bin/env python3
+"""What readers get, as Lighthouse (12.2.3, pinned in package.json) scores it on a phone: performance
+and accessibility of the home page, each series index and every post.
+
+The site is built (or `--site DIR`, a built site) and served on 127.0.0.1 the way a static host serves
+it: gzip for text files, the `_headers` file's Content-Security-Policy with every response, HTML
+revalidated and every other file cached for a day (tests/browser_harness.py SiteServer). Each page is
+one run of
+
+    node_modules/.bin/lighthouse URL --form-factor=mobile --only-categories=performance,accessibility
+        --output=json --quiet --chrome-flags="--headless=new --no-sandbox"      (CHROME_PATH=/usr/bin/chromium)
+
+with Lighthouse's own mobile emulation and simulated slow 4G. Printed per page: performance score, total
+blocking time, largest contentful paint, accessibility score (and the audits that fail it), script
+bytes transferred. A benchmark, not a test: the target is accessibility 100 on every page.
+
+    .venv/bin/python scripts/bench_readers.py                      # every page (about 15 s a page)
+    .venv/bin/python scripts/bench_readers.py --quick              # home, one series index, one post
+    .venv/bin/python scripts/bench_readers.py --compare .bench/readers-main.json   # beside a saved run
+    .venv/bin/python scripts/bench_readers.py --site /tmp/main-site --save .bench/readers-main.json
+
+The run is written to .bench/readers.json (and to --save FILE); `--compare` takes such a file, or a
+built site's folder (then measured in the same run and written to .bench/readers-compared.json), and
+prints it beside the current one.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
+
+from browser_harness import CHROMIUM, SiteServer, build_site  # noqa: E402
+from serieskit.loader import load_site  # noqa: E402
+
+BENCH = ROOT / ".bench"
+LIGHTHOUSE = ROOT / "node_modules" / ".bin" / "lighthouse"
+FLAGS = ["--form-factor=mobile", "--only-categories=performance,accessibility", "--output=json", "--quiet",
+         "--chrome-flags=--headless=new --no-sandbox"]
+
+
+def pages(quick: bool) -> list[str]:
+    """URL paths: the home page, each series index, every published post (quick: one of each)."""
+    site = load_site(ROOT)
+    indexes = [s.slug + "/" for s in site.series.values()]
+    posts = [p.url_dir for p in site.posts if not p.is_draft]
+    if quick:
+        return [""] + indexes[:1] + posts[:1]
+    return [""] + indexes + posts
+
+
+def lighthouse(url: str) -> dict:
+    """One Lighthouse run of a page: the figures this benchmark prints (None where a run failed)."""
+    env = dict(os.environ, CHROME_PATH=CHROMIUM)
+    r = subprocess.run([str(LIGHTHOUSE), url, *FLAGS], capture_output=True, text=True, env=env, timeout=300)
+    try:
+        lhr = json.loads(r.stdout)
+    except json.JSONDecodeError:
+        return {"error": (r.stderr or r.stdout)[-400:].strip() or f"exit {r.returncode}"}
+    cats, audits = lhr.get("categories", {}), lhr.get("audits", {})
+    score = lambda c: None if cats.get(c, {}).get("score") is None else round(cats[c]["score"] * 100)   # noqa: E731
+    num = lambda a: (audits.get(a) or {}).get("numericValue")   # noqa: E731
+    items = ((audits.get("resource-summary") or {}).get("details") or {}).get("items", [])
+    scripts = next((i.get("transferSize") for i in items if i.get("resourceType") == "script"), None)
+    failing = sorted(ref["id"] for ref in cats.get("accessibility", {}).get("auditRefs", [])
+                     if ref.get("weight") and (audits.get(ref["id"]) or {}).get("score") == 0)
+    problem = lhr.get("runtimeError", {}).get("message")
+    return {"performance": score("performance"), "tbt_ms": num("total-blocking-time"),
+            "lcp_ms": num("largest-contentful-paint"), "accessibility": score("accessibility"),
+            "script_bytes": scripts, "a11y_failing": failing, **({"error": problem} if problem else {})}
+
+
+def measure(site_dir: Path | None, paths: list[str], label: str) -> dict:
+    """Build the site (unless given), serve it, run Lighthouse on each page."""
+    with tempfile.TemporaryDirectory(prefix="bench-readers-") as tmp:
+        out = site_dir or Path(tmp) / "site"
+        with SiteServer(out, cache=True, gzip=True, headers=True) as srv:
+            if site_dir is None:
+                out.mkdir()
+                r = build_site(out, ROOT, site_url=srv.base)
+                if r.returncode != 0:
+                    sys.exit(f"build failed:\n{(r.stdout + r.stderr)[-3000:]}")
+            results = {}
+            for path in paths:
+                if not (out / path / "index.html").is_file():
+                    results[path] = {"error": "no such page in this build"}
+                    continue
+                results[path] = lighthouse(srv.base + path)
+                print(f"  {label}: /{path} done", file=sys.stderr)
+    return {"label": label, "site": str(site_dir) if site_dir else "built from this checkout", "pages": results}
+
+
+def cell(res: dict | None) -> list[str]:
+    if not res:
+        return ["", "", "", "", ""]
+    if "error" in res and res.get("performance") is None:
+        return ["error", "", "", "", ""]
+    f = lambda v, d=1: "" if v is None else f"{v / d:,.0f}"   # noqa: E731
+    return [f(res.get("performance")), f(res.get("tbt_ms")), f(res.get("lcp_ms")), f(res.get("accessibility")),
+            f(res.get("script_bytes"), 1024)]
+
+
+def table(run: dict, other: dict | None) -> str:
+    head = ["perf", "TBT ms", "LCP ms", "a11y", "script KB"]
+    paths = list(run["pages"]) + [p for p in (other or {}).get("pages", {}) if p not in run["pages"]]
+    rows = []
+    for p in paths:
+        now = cell(run["pages"].get(p))
+        if other is None:
+            rows.append(["/" + p] + now)
+        else:
+            was = cell(other["pages"].get(p))
+            rows.append(["/" + p] + [f"{a} → {b}" if a != b else b for a, b in zip(was, now)])
+    width = [max(len(r[i]) for r in rows + [["page"] + head]) for i in range(len(head) + 1)]
+    lines = []
+    if other is not None:
+        lines.append(f"before: {other['label']} ({other['site']}); after: {run['label']} ({run['site']})")
+    lines.append("  ".join(h.ljust(width[i]) if i == 0 else h.rjust(width[i]) for i, h in enumerate(["page"] + head)))
+    for r in rows:
+        lines.append("  ".join(c.ljust(width[i]) if i == 0 else c.rjust(width[i]) for i, c in enumerate(r)))
+    failing = {p: r.get("a11y_failing") for p, r in run["pages"].items() if r.get("a11y_failing")}
+    for p, ids in failing.items():
+        lines.append(f"/{p}: accessibility audits failing: {', '.join(ids)}")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--site", type=Path, help="a built site to measure instead of building this checkout")
+    ap.add_argument("--quick", action="store_true", help="home, one series index, one post")
+    ap.add_argument("--compare", help="a saved run (JSON) or a built site's folder, printed beside this run")
+    ap.add_argument("--save", type=Path, help="also write this run to FILE")
+    ap.add_argument("--label", default="current", help="the run's name in the table and the JSON")
+    args = ap.parse_args(argv)
+    if not LIGHTHOUSE.is_file():
+        print(f"{LIGHTHOUSE} is missing: run `npm ci` (lighthouse is a devDependency in package.json)", file=sys.stderr)
+        return 2
+    if not Path(CHROMIUM).is_file():
+        print(f"Lighthouse needs Chromium at {CHROMIUM}", file=sys.stderr)
+        return 2
+    paths = pages(args.quick)
+    other = None
+    if args.compare:
+        c = Path(args.compare)
+        if c.is_dir():
+            other = measure(c, paths, "compared")
+            BENCH.mkdir(exist_ok=True)
+            (BENCH / "readers-compared.json").write_text(json.dumps(other, ensure_ascii=False, indent=1) + "\n",
+                                                         encoding="utf-8")
+        elif c.is_file():
+            other = json.loads(c.read_text(encoding="utf-8"))
+        else:
+            print(f"--compare {c}: no such file or folder", file=sys.stderr)
+            return 2
+    run = measure(args.site, paths, args.label)
+    BENCH.mkdir(exist_ok=True)
+    for f in [BENCH / "readers.json"] + ([args.save] if args.save else []):
+        f.write_text(json.dumps(run, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    print(table(run, other))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
