@@ -144,7 +144,7 @@
   document.addEventListener("focusin", function (ev) {
     var el = ev.target;
     if (el && el.closest && el.namespaceURI === "http://www.w3.org/2000/svg" && el.closest(".mermaid")) {
-      el.scrollIntoView({ block: "nearest", inline: "nearest" });
+      el.scrollIntoView({ block: "nearest", inline: "nearest", behavior: "instant" });
     }
   });
 
