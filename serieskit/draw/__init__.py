@@ -141,7 +141,9 @@ class Drawer:
         def render(todo):
             if self._mermaid is None:
                 self._mermaid = diagrams.worker(self.root)
-            items = [{"id": "m" + keys[i][:12], "source": sources[i]} for i in todo]
+            # the id comes from what the drawing is made of (not from the drawing code, whose changes
+            # redraw everything but must not rename every diagram of the site)
+            items = [{"id": "m" + key(*self._dkey[:3], sources[i])[:12], "source": sources[i]} for i in todo]
             try:
                 results = self._mermaid.request({"config": self.config, "items": items})
             except WorkerError as exc:
