@@ -7,7 +7,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from serieskit import feed, pages, post_page, search_meta, share
+from serieskit.publish import feed, search_meta
+from serieskit.render import pages, share
+from serieskit.pipeline import page as post_page
 from serieskit.markup import Markup
 
 from state import BuildState, Session
@@ -43,7 +45,7 @@ def page_context(context: dict, page, config, session: Session) -> dict:
 
 
 def _share(b, post, series, page, config) -> share.Share:
-    """Link-preview metadata of the page (serieskit/share.py; written by overrides/partials/series-share.html)."""
+    """Link-preview metadata of the page (serieskit/render/share.py; written by overrides/partials/series-share.html)."""
     site, url = b.site, config.site_url or "http://127.0.0.1:8000/"
     if post is not None:
         return share.post_share(site, post, url, config.site_name, config.site_author or "")

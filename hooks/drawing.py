@@ -1,5 +1,5 @@
-"""Diagrams and formulas drawn by the build (serieskit/draw/): one drawer per process (its renderers
-live as long as a serve session), handed to the Markdown extension that uses it (serieskit/mdext.py).
+"""Diagrams and formulas drawn by the build (serieskit/publish/draw/): one drawer per process (its renderers
+live as long as a serve session), handed to the Markdown extension that uses it (serieskit/publish/mdext.py).
 
 `mkdocs build` draws, and stops naming what to install when it cannot (unless SERIES_DRAW=browser
 asks for the fallback); `mkdocs serve` draws when it can, else leaves the drawing to the browser and
@@ -7,8 +7,8 @@ says so once. In the fallback the pages load the site's own mermaid and KaTeX sc
 """
 from __future__ import annotations
 
-from serieskit import mdext
-from serieskit.draw import Drawer, mode_from_env
+from serieskit.publish import mdext
+from serieskit.publish.draw import Drawer, mode_from_env
 
 BROWSER_SCRIPTS = ("assets/javascripts/math.js", "assets/javascripts/mermaid-loader.js")
 

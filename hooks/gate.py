@@ -19,8 +19,8 @@ import sys
 from mkdocs.exceptions import Abort
 from mkdocs.plugins import get_plugin_logger
 
-from serieskit import report as reporter
-from serieskit.engine import relaxed_security
+from serieskit.lint import report as reporter
+from serieskit.lint.engine import relaxed_security
 from state import BuildState
 
 log = get_plugin_logger("series")

@@ -1,6 +1,6 @@
 """The files the build adds to MkDocs' own (on_files): the posts of series/ and the files beside
-them that the engine's publishing plan lets out (serieskit/assets.py: images, sanitized SVG), the
-generated pages of the page table (serieskit/pagetable.py), the palette stylesheet, the feeds, and
+them that the engine's publishing plan lets out (serieskit/model/assets.py: images, sanitized SVG), the
+generated pages of the page table (serieskit/model/pagetable.py), the palette stylesheet, the feeds, and
 mermaid and KaTeX from node_modules (no CDN). All through the public `File.generated`.
 
 Drafts are pages with `InclusionLevel.DRAFT`: MkDocs builds them for `mkdocs serve` and leaves them
@@ -13,8 +13,9 @@ from pathlib import Path
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files, InclusionLevel
 
-from serieskit import feed, pages, vendor
-from serieskit.theme import palette_css
+from serieskit.publish import feed, vendor
+from serieskit.render import pages
+from serieskit.render.theme import palette_css
 
 from state import BuildState
 
@@ -26,7 +27,7 @@ def add_files(files: Files, config, state: BuildState, root: Path) -> Files:
         f.dest_uri = f"{post.url_dir}index.html"
         files.append(f)
         state.posts_by_src[f.src_uri] = post
-    for asset in b.site.assets.published:       # what serieskit/assets.py lets out of series/
+    for asset in b.site.assets.published:       # what serieskit/model/assets.py lets out of series/
         if asset.data is not None:                # a sanitized SVG
             files.append(File.generated(config, asset.site_path, content=asset.data))
         else:
@@ -58,7 +59,7 @@ def feed_uris(site) -> dict:
 
 
 def write_feeds(config, state: BuildState) -> None:
-    """The site's Atom feed and one per series, with the posts' full content (serieskit/feed.py)."""
+    """The site's Atom feed and one per series, with the posts' full content (serieskit/publish/feed.py)."""
     site_dir, url = Path(config.site_dir), config.site_url or "http://127.0.0.1:8000/"
     converted: dict[str, str] = {}      # a post's HTML made a feed's once, for the site's feed and its series'
     for uri, series in feed_uris(state.build.site).items():

@@ -1,11 +1,11 @@
 """The navigation: mkdocs.yml's `nav:` is written by hand (home, about, 性能, any new docs/ page); its
 `"@series"` entry becomes the series, their posts, the standalone posts and the generated lists
-(serieskit/pages.py `navigation`, from the page table). Previous / next follow the series order.
+(serieskit/render/pages.py `navigation`, from the page table). Previous / next follow the series order.
 """
 from __future__ import annotations
 
-from serieskit.pages import navigation
-from serieskit.pagetable import SERIES_NAV
+from serieskit.render.pages import navigation
+from serieskit.model.pagetable import SERIES_NAV
 
 from state import BuildState
 

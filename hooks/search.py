@@ -1,4 +1,4 @@
-"""The search index of `mkdocs build` (serieskit/searchindex.py does the work): written after the
+"""The search index of `mkdocs build` (serieskit/publish/searchindex.py does the work): written after the
 pages; `mkdocs serve` writes none (the search box says so), so an edit refreshes the preview without
 indexing the site again. A reason the index cannot be written stops the build, without a traceback.
 """
@@ -8,7 +8,7 @@ from pathlib import Path
 
 from mkdocs.exceptions import PluginError
 
-from serieskit.searchindex import BUNDLE, SearchIndexError, write_index
+from serieskit.publish.searchindex import BUNDLE, SearchIndexError, write_index
 
 
 def index_site(site_dir: Path, log) -> None:

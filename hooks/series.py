@@ -3,16 +3,16 @@ The convention engine (serieskit/) does the work and imports no MkDocs; this fol
 
     state.py        a Session per process, a BuildState per build: the only state kept
     gate.py         convention findings to MkDocs' log; the strict gate
-    generated.py    posts, images, generated pages (serieskit/pagetable.py), feeds, vendored mermaid / KaTeX
+    generated.py    posts, images, generated pages (serieskit/model/pagetable.py), feeds, vendored mermaid / KaTeX
     navigation.py   mkdocs.yml's nav with the series in place of its "@series" entry; prev / next
     context.py      page metadata and the template context (post header, findings box, share, search, feed)
-    search.py       the Pagefind index (serieskit/searchindex.py), written after the pages (`mkdocs build` only)
+    search.py       the Pagefind index (serieskit/publish/searchindex.py), written after the pages (`mkdocs build` only)
     serve_cache.py  `mkdocs serve` converts again only what an edit touched
     speedups.py     the switch (SERIES_SPEEDUPS) of the serve memo and of gc.freeze, with their figures
     upstream.py     every reliance on MkDocs internals, with the reason (pinned by tests/test_upstream.py)
 
-The engine's host-neutral parts live in serieskit/ (the policy: serieskit/csp.py; the index:
-serieskit/searchindex.py), so another host can use them too. The speed-ups are on unless SERIES_SPEEDUPS=0 (hooks/speedups.py).
+The engine's host-neutral parts live in serieskit/ (the policy: serieskit/publish/csp.py; the index:
+serieskit/publish/searchindex.py), so another host can use them too. The speed-ups are on unless SERIES_SPEEDUPS=0 (hooks/speedups.py).
 """
 from __future__ import annotations
 
@@ -25,13 +25,14 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from serieskit import mdext, outputgate, report, search_meta  # noqa: E402
-from serieskit.config import ConfigError  # noqa: E402
-from serieskit.draw import Unavailable  # noqa: E402
+from serieskit.publish import mdext, outputgate, search_meta  # noqa: E402
+from serieskit.lint import report  # noqa: E402
+from serieskit.conventions import ConfigError  # noqa: E402
+from serieskit.publish.draw import Unavailable  # noqa: E402
 
 # hooks/ is on sys.path only while MkDocs imports this file: its modules are imported here, at the top.
 import context  # noqa: E402
-from serieskit import csp  # noqa: E402
+from serieskit.publish import csp  # noqa: E402
 import drawing  # noqa: E402
 import gate  # noqa: E402
 import generated  # noqa: E402
@@ -111,7 +112,7 @@ def on_page_markdown(markdown, page, config, files):
 
 
 def on_page_content(output, page, config, files):
-    """What the output gate removed from the page and what could not be drawn (serieskit/mdext.py,
+    """What the output gate removed from the page and what could not be drawn (serieskit/publish/mdext.py,
     listed in mkdocs.yml, did both during the conversion): errors naming the source file's lines. A
     post's HTML, for the feeds."""
     state = session.current
@@ -150,7 +151,7 @@ def _with_csp(output: str, where: str) -> str:
     for start in unknown:
         gate.error(state, f"{where}:1:1: SEC001 the built page carries an inline script the site's policy does not "
                           f"allow (`{start}`); posts carry no scripts, and a theme feature's script belongs in "
-                          f"serieskit/csp.py THEME_SCRIPTS")
+                          f"serieskit/publish/csp.py THEME_SCRIPTS")
     return output
 
 

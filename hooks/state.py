@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from serieskit.model import Post
-from serieskit.session import Build, Session as EngineSession
+from serieskit.model.site import Post
+from serieskit.pipeline.project import Build, Session as EngineSession
 
 import speedups
 from serve_cache import ServeCache
@@ -35,7 +35,7 @@ class Session:
         self.engine = EngineSession()
         self.serve_cache: ServeCache | None = None
         self.current: BuildState | None = None
-        self.drawer = None          # serieskit.draw.Drawer, made by hooks/drawing.py on the first build
+        self.drawer = None          # serieskit.publish.draw.Drawer, made by hooks/drawing.py on the first build
 
     def start(self, command: str) -> None:
         self.command = command

@@ -12,9 +12,9 @@ each, so that an upgrade that changes one fails loudly, not silently).
    - with the speed-ups on (SERIES_SPEEDUPS, hooks/speedups.py), under `mkdocs serve` only: the memo of
      hooks/serve_cache.py, which restores what a conversion leaves on the page, including the private
      `Page._title_from_render`, and replays the conversion's log records (so `--strict` counts them),
-     and the output gate's report of the page (serieskit/mdext.py).
+     and the output gate's report of the page (serieskit/publish/mdext.py).
 
-Outside this adapter, one copy of Material's internals: `serieskit/draw/material-mermaid.css` is the
+Outside this adapter, one copy of Material's internals: `serieskit/publish/draw/material-mermaid.css` is the
 stylesheet Material's bundle passes to mermaid as `themeCSS` (a string in
 `material/templates/assets/javascripts/bundle.*.min.js`), so that diagrams drawn by the build look as
 Material drew them. tests/test_upstream.py compares it with the installed bundle and fails loudly when
@@ -28,11 +28,12 @@ import re
 from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import get_toc
 
-from serieskit import mdext, report
+from serieskit.publish import mdext
+from serieskit.lint import report
 from serieskit.markup import escape, html
-from serieskit.rules.spec002_internal_error import render_crashed
+from serieskit.lint.rules.spec002_internal_error import render_crashed
 
-from serieskit import csp
+from serieskit.publish import csp
 from serve_cache import ServeCache
 
 CSP_META = re.compile(r'<meta http-equiv="Content-Security-Policy" content="([^"]*)">')

@@ -25,9 +25,9 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 import badinput_corpus as corpus  # noqa: E402
 from sitebuild import env, make_project  # noqa: E402
-from serieskit.engine import lint  # noqa: E402
-from serieskit.loader import load_site  # noqa: E402
-from serieskit.render import render_post  # noqa: E402
+from serieskit.lint.engine import lint  # noqa: E402
+from serieskit.model.loader import load_site  # noqa: E402
+from serieskit.render.post import render_post  # noqa: E402
 
 HEAD = corpus.HEAD.format(title="基准", slug="bench", summary="基准。")
 

@@ -13,14 +13,14 @@ them alike, each as `python -m mkdocs build` in a fresh process:
 
   (a) the project: the repository's mkdocs.yml, hooks, overrides and docs/ over the synthetic
       series (scripts/gen_synthetic.py): loading, linting, rendering, generated pages, vendored
-      KaTeX stylesheet, every diagram and formula drawn by the build (serieskit/draw/), the output gate, CSP,
+      KaTeX stylesheet, every diagram and formula drawn by the build (serieskit/publish/draw/), the output gate, CSP,
       feeds, the Pagefind search index;
   (b) stock Material: the same post files as plain pages (frontmatter and all), and the site's
       hand-written about and 性能 pages, with the same theme settings and markdown extensions,
       Material's own search plugin (lunr; Chinese segmented by jieba), no hooks, no overrides, no
       mermaid2 (Material's native mermaid fences);
   (c) only at --mermaid2-n (default 500): (a) plus the mermaid2 plugin as it ships (its per-page pass);
-  (a cold) once per N: (a) with an empty drawing cache (serieskit/draw/): every diagram drawn in
+  (a cold) once per N: (a) with an empty drawing cache (serieskit/publish/draw/): every diagram drawn in
       Chromium and every formula in Node, beside the warm rounds (a rebuild draws only what changed).
 
 Reported: median wall time, peak memory (RSS of the mkdocs process, os.wait4), ms per post, the
@@ -39,7 +39,7 @@ import time
 from pathlib import Path
 
 from _bench import BENCH, PY, ROOT, env, load_now, machine, md_table, median, run, synthetic, table, update_page
-from serieskit.yamlblocks import top_level_blocks
+from serieskit.parse.yamlblocks import top_level_blocks
 
 DOCS_OUT = ROOT / "docs" / "assets" / "performance"
 TARGET_RATIO = 0.9

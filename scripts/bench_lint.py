@@ -9,10 +9,10 @@ Generates N realistic posts (scripts/gen_synthetic.py; about 6,000 Chinese chara
 would (`python scripts/lint.py`, a fresh process: interpreter start, imports, reading, parsing,
 every rule, report) and reports the median wall time, posts per second and peak memory (RSS of
 the process). A breakdown measured in-process splits reading + parsing (load_site) from the rules.
-The CLI keeps parsed posts, and the typography rules' hits, between runs (serieskit/parsecache.py): the timed runs find them there
+The CLI keeps parsed posts, and the typography rules' hits, between runs (serieskit/parse/parsecache.py): the timed runs find them there
 after the warm-up, as an author's second run does; the same runs with `--no-cache` (every post parsed
 again, as on a first run) are printed beside them. The in-process breakdown runs without the cyclic
-garbage collector, as the CLI does (serieskit/cli.py main()). Target (issue 16): 1,000 posts in
+garbage collector, as the CLI does (serieskit/lint/cli.py main()). Target (issue 16): 1,000 posts in
 under 1.5 s. On a busy machine the wall and CPU times both rise (the CPU time less so): record
 figures from a quiet one (load average under 1).
 """
@@ -55,8 +55,8 @@ def main(argv=None) -> int:
     assert all(r.rc == 0 for r in runs + cold)
 
     # in-process breakdown (no interpreter start, no imports), without the collector as in the CLI
-    from serieskit.engine import lint
-    from serieskit.loader import load_site
+    from serieskit.lint.engine import lint
+    from serieskit.model.loader import load_site
     loads, rules = [], []
     for _ in range(a.repeat):
         site = findings = None

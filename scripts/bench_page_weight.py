@@ -33,8 +33,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 from browser_harness import INIT_SCRIPT, DESKTOP, SiteServer, build_site, launch, showcase_post  # noqa: E402
-from serieskit.loader import load_site  # noqa: E402
-from serieskit.mermaid import mermaid_fences  # noqa: E402
+from serieskit.model.loader import load_site  # noqa: E402
+from serieskit.analysis.mermaid import mermaid_fences  # noqa: E402
 
 SINGLE_FILE = ROOT / "node_modules" / "mermaid" / "dist" / "mermaid.min.js"
 LOADER_TAG = re.compile(r'<script src="(?P<up>[^"]*?)assets/javascripts/mermaid-loader\.js"></script>')

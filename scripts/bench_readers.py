@@ -37,7 +37,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 from browser_harness import CHROMIUM, SiteServer, build_site  # noqa: E402
-from serieskit.loader import load_site  # noqa: E402
+from serieskit.model.loader import load_site  # noqa: E402
 
 BENCH = ROOT / ".bench"
 LIGHTHOUSE = ROOT / "node_modules" / ".bin" / "lighthouse"

@@ -19,7 +19,7 @@ MkDocs' 0.1 s debounce, the rebuild, the response). Also reported: MkDocs' own
 
 With --diagram each edit adds a node with a new word to the post's first mermaid diagram instead, and
 the page counts as refreshed once the drawn SVG carries the word: the build draws the changed diagram
-(the serve session keeps its Chromium after the first drawing; serieskit/draw/).
+(the serve session keeps its Chromium after the first drawing; serieskit/publish/draw/).
 """
 from __future__ import annotations
 

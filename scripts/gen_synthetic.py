@@ -33,7 +33,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-from serieskit.config import load_conventions  # noqa: E402
+from serieskit.conventions import load_conventions  # noqa: E402
 
 CONV = load_conventions(ROOT / "conventions.yml")   # the banner's wording, as authors write it
 SERIES = "synth"

@@ -5,7 +5,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from serieskit.cli import main  # noqa: E402
+from serieskit.lint.cli import main  # noqa: E402
 
 if __name__ == "__main__":
     main()

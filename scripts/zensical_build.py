@@ -3,24 +3,24 @@
 
     python scripts/zensical_build.py [--strict] [-d DIR]        (make zensical)
 
-Zensical reads mkdocs.yml and runs its Python-Markdown extensions (serieskit.mdext among them), but no
+Zensical reads mkdocs.yml and runs its Python-Markdown extensions (serieskit.publish.mdext among them), but no
 MkDocs hooks. This is the second thin adapter over the engine, beside hooks/ for MkDocs:
 
 1. the convention gate: the same findings as `mkdocs build`, and under --strict the same exit status
    (1 on a convention error, before anything is built);
 2. the sources: the engine writes the posts, generated pages, images and vendored libraries as files
-   (serieskit/sources.py) into `.zensical/docs/`, and a copy of mkdocs.yml with the series'
+   (serieskit/publish/sources.py) into `.zensical/docs/`, and a copy of mkdocs.yml with the series'
    navigation in place of its "@series" entry, the hooks left out;
 3. `zensical build` (with its own cache, `.zensical/.cache/`: a page whose source did not change is
    not rendered again; `make clean` empties it);
 4. the output gate and the drawings: the Markdown extension sanitizes every page and draws its
-   diagrams and formulas with the engine's drawer (serieskit/draw/, given the project's `root`) in
+   diagrams and formulas with the engine's drawer (serieskit/publish/draw/, given the project's `root`) in
    Zensical's process, and appends each page's report to `.zensical/draw-report.jsonl`; this script
    turns the reports into the same SEC003 / MER004 / MAT001 findings as the MkDocs build (under
    --strict an error stops it);
 5. what the MkDocs adapter does after the pages: the Content-Security-Policy of every page
-   (serieskit/csp.py, the theme's inline scripts hashed from Zensical's own partials), `_headers`,
-   the Atom feeds (serieskit/feed.py) and the Pagefind index (serieskit/searchindex.py).
+   (serieskit/publish/csp.py, the theme's inline scripts hashed from Zensical's own partials), `_headers`,
+   the Atom feeds (serieskit/publish/feed.py) and the Pagefind index (serieskit/publish/searchindex.py).
 
 Zensical is optional: `pip install -e '.[zensical]'` (make zensical does). Without it this says so
 and the MkDocs path is untouched.
@@ -44,24 +44,26 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from serieskit import csp, feed, outputgate, pages, report, search_meta, searchindex  # noqa: E402
-from serieskit.draw import Drawer, Unavailable, mode_from_env  # noqa: E402
-from serieskit.mdext import page_digest  # noqa: E402
-from serieskit.config import ConfigError  # noqa: E402
-from serieskit.engine import relaxed_security  # noqa: E402
+from serieskit.publish import csp, feed, outputgate, search_meta, searchindex  # noqa: E402
+from serieskit.render import pages  # noqa: E402
+from serieskit.lint import report  # noqa: E402
+from serieskit.publish.draw import Drawer, Unavailable, mode_from_env  # noqa: E402
+from serieskit.publish.mdext import page_digest  # noqa: E402
+from serieskit.conventions import ConfigError  # noqa: E402
+from serieskit.lint.engine import relaxed_security  # noqa: E402
 from serieskit.cssfilter import rules_naming  # noqa: E402
-from serieskit.pagetable import SERIES_NAV  # noqa: E402
-from serieskit.session import Session  # noqa: E402
-from serieskit.sources import Host, write_sources  # noqa: E402
-from serieskit.vendor import VendorMissing  # noqa: E402
-from serieskit.yamlblocks import top_level_blocks  # noqa: E402
+from serieskit.model.pagetable import SERIES_NAV  # noqa: E402
+from serieskit.pipeline.project import Session  # noqa: E402
+from serieskit.publish.sources import Host, write_sources  # noqa: E402
+from serieskit.publish.vendor import VendorMissing  # noqa: E402
+from serieskit.parse.yamlblocks import top_level_blocks  # noqa: E402
 
 STAGE = ".zensical"
 INSTALL = "pip install -e '.[zensical]'"
 # Top-level settings of mkdocs.yml that the staged copy drops: MkDocs hooks (Zensical runs none) and
 # the watch list (paths of the project, not of the staged sources).
 DROPPED = ("hooks", "watch")
-REPORT = "draw-report.jsonl"     # each converted page's report (serieskit/mdext.py), one JSON line each
+REPORT = "draw-report.jsonl"     # each converted page's report (serieskit/publish/mdext.py), one JSON line each
 FRONTMATTER = re.compile(r"---\r?\n.*?\r?\n---\r?\n", re.S)
 BROWSER_SCRIPTS = ("assets/javascripts/math.js", "assets/javascripts/mermaid-loader.js")
 
@@ -98,7 +100,7 @@ def staged_config(text: str, nav: list, root: Path = ROOT, report_file: Path | N
         elif key == "markdown_extensions":
             # the extension draws with its own drawer and writes its reports where this script reads them
             options = yaml.safe_dump({"root": str(root), "report": str(report_file or "")}, default_flow_style=True).strip()
-            block = re.sub(r"(?m)^(\s*- serieskit\.mdext)\s*$", lambda m: f"{m.group(1)}: {options}", block, count=1)
+            block = re.sub(r"(?m)^(\s*- serieskit\.publish\.mdext)\s*$", lambda m: f"{m.group(1)}: {options}", block, count=1)
         elif key == "extra_javascript" and browser:
             block = block.rstrip("\n") + "\n" + "".join(f"  - {s}\n" for s in BROWSER_SCRIPTS)
         elif key == "theme":

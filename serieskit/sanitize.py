@@ -17,7 +17,7 @@ Styles: a `style` attribute keeps only the declarations of `STYLE_PROPERTIES` wh
 (no `url(` except a same-document `url(#id)`, no `expression`, no escapes, no `@`); `position` only
 `relative` / `absolute` (no full-page overlay). A `<style>` element is never allowed in a page: a
 diagram's stylesheet is rebuilt by `clean_stylesheet` from the declarations it keeps (see
-serieskit/draw/).
+serieskit/publish/draw/).
 """
 from __future__ import annotations
 

@@ -69,7 +69,7 @@ def has_math(post) -> bool:
 def showcase_post(site):
     """The post of the screenshots and the page-weight benchmark: the published post with formulas and the
     most diagrams (ties: the last by path)."""
-    from serieskit.mermaid import mermaid_fences
+    from serieskit.analysis.mermaid import mermaid_fences
     posts = [p for p in site.posts if not p.is_draft]
     cands = [p for p in posts if mermaid_fences(p) and has_math(p)]
     return max(cands, key=lambda p: (len(mermaid_fences(p)), p.rel)) if cands else posts[0]

@@ -1,5 +1,5 @@
 """What a published page carries of its diagrams and formulas, read as a browser parses it (selectolax's
-Lexbor, a WHATWG parser): the build draws them (serieskit/draw/), so a page holds inline SVG
+Lexbor, a WHATWG parser): the build draws them (serieskit/publish/draw/), so a page holds inline SVG
 (`<div class="mermaid"><svg>`) and KaTeX's HTML and MathML (`.arithmatex .katex`) and loads no
 drawing script. Shared by the build, feed and browser tests."""
 from __future__ import annotations

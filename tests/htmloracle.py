@@ -27,11 +27,11 @@ def _config():
 
 def render(text: str) -> str:
     """The HTML Python-Markdown makes of a post body with the site's extensions, before the site's own
-    extension (serieskit.mdext: the series transforms and the output gate, which removes what this
+    extension (serieskit.publish.mdext: the series transforms and the output gate, which removes what this
     oracle looks for): what SEC001 must predict, and what the gate must catch."""
     ext, conf = _config()
-    ext = [e for e in ext if not (isinstance(e, str) and e == "serieskit.mdext")
-           and type(e).__module__ != "serieskit.mdext"]
+    ext = [e for e in ext if not (isinstance(e, str) and e == "serieskit.publish.mdext")
+           and type(e).__module__ != "serieskit.publish.mdext"]
     return markdown.Markdown(extensions=ext, extension_configs=conf).convert(text)
 
 

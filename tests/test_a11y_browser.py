@@ -16,9 +16,9 @@ from urllib.parse import urlsplit
 import pytest
 
 from browser_harness import DESKTOP, INIT_SCRIPT, PHONE, READY_JS, ROOT, TODAY, showcase_post, site_pages
-from serieskit.loader import load_site
-from serieskit.mermaid import mermaid_fences
-from serieskit.render import render_post, tooltip
+from serieskit.model.loader import load_site
+from serieskit.analysis.mermaid import mermaid_fences
+from serieskit.render.post import render_post, tooltip
 
 SITE = load_site(ROOT, today=TODAY)
 PUBLISHED = [p for p in SITE.posts if not p.is_draft]

@@ -1,4 +1,4 @@
-"""What of series/ becomes a file of the site (serieskit/assets.py, SEC002, FS001), with both hosts.
+"""What of series/ becomes a file of the site (serieskit/model/assets.py, SEC002, FS001), with both hosts.
 
 The attacks: a script over the site's own `assets/javascripts/search.js` (the policy's `'self'`
 would run it on every page), an `.html` page and a script-carrying SVG beside a post (served from
@@ -16,13 +16,13 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from conftest import ROOT, TODAY, make_site
-from serieskit.assets import css_ok, raster_format, sanitize_svg
-from serieskit.config import ConfigError, load_conventions
-from serieskit.engine import lint
-from serieskit.loader import load_site
+from serieskit.model.assets import css_ok, raster_format, sanitize_svg
+from serieskit.conventions import ConfigError, load_conventions
+from serieskit.lint.engine import lint
+from serieskit.model.loader import load_site
 from sitebuild import HOSTS, build, env, make_project
 
-FIXTURE_PNG = ROOT / "serieskit" / "rules" / "fixtures" / "SEC002" / "good" / "series" / "demo" / "assets" / "photo.png"
+FIXTURE_PNG = ROOT / "serieskit" / "lint" / "rules" / "fixtures" / "SEC002" / "good" / "series" / "demo" / "assets" / "photo.png"
 GOOD_SVG = FIXTURE_PNG.with_name("diagram.svg")
 SITE_SEARCH = (ROOT / "docs" / "assets" / "javascripts" / "search.js").read_bytes()
 EVIL_SVG = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10" onload="alert(1)">'
@@ -240,7 +240,7 @@ def test_git_ignored_files_are_never_read(tmp_path):
 
 def test_the_lint_cli_names_the_files_of_a_folder(tmp_path):
     import io
-    from serieskit.cli import run
+    from serieskit.lint.cli import run
     root = make_site(tmp_path)
     (root / "series" / "demo" / "assets" / "page.html").write_text("<script>alert(1)</script>\n", encoding="utf-8")
     out = io.StringIO()

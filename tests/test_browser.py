@@ -24,11 +24,11 @@ import pytest
 
 from browser_harness import (DESKTOP, INIT_SCRIPT, LAYOUT_JS, PHONE, READ_JS, READY_JS, ROOT, TODAY, SiteServer,
                              axe_report, build_site, drawing_requests, has_math, run_axe, showcase_post, site_pages)
-from serieskit.lead import banner, sister_line
-from serieskit.loader import load_site
-from serieskit.mermaid import mermaid_fences
-from serieskit.figures import figures
-from serieskit.render import render_post, tooltip
+from serieskit.analysis.lead import banner, sister_line
+from serieskit.model.loader import load_site
+from serieskit.analysis.mermaid import mermaid_fences
+from serieskit.analysis.figures import figures
+from serieskit.render.post import render_post, tooltip
 
 SCREENSHOTS = ROOT / "artifacts" / "screenshots"
 MIN_CONTRAST = 4.5
@@ -444,7 +444,7 @@ def test_series_index_lists_posts_in_order_and_planned_posts_as_zaizuo(desktop, 
             assert i["badge"] and i["badgeVisible"], f"{path}: planned {i['title']} has no visible 在做 badge"
 
 
-# The series map (serieskit/series_map.py): the index's diagram, the build's SVG in the page. A node's
+# The series map (serieskit/render/series_map.py): the index's diagram, the build's SVG in the page. A node's
 # link is an SVG <a> inside the drawing (mermaid's `click ... href`), no script; its lines are counted
 # from where its text is laid out.
 MAP_JS = r"""

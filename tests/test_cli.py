@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT, make_site
-from serieskit.cli import run
-from serieskit.rules import REGISTRY
+from serieskit.lint.cli import run
+from serieskit.lint.rules import REGISTRY
 
 HUB = Path(__file__).parent / "rules" / "_site" / "series" / "demo" / "hub.md"
 FIXABLE = (HUB.read_text(encoding="utf-8")
@@ -177,7 +177,7 @@ def test_script_entry_point_runs_without_installation(root):
 
 # --- new post --------------------------------------------------------------------------------------------
 def test_new_post_scaffold_passes_the_linter_and_never_overwrites(root):
-    from serieskit.newpost import NewPostError, create
+    from serieskit.lint.newpost import NewPostError, create
     import datetime as dt
     path, findings = create(root, "demo", "kv-cache", "KV Cache 实战", dt.date(2026, 6, 1), sections=4, tags=["推理"])
     assert findings == []
@@ -262,7 +262,7 @@ def test_fix_in_a_folder_it_cannot_write_gives_a_message(root, monkeypatch):
 
 
 def test_write_fixed_refuses_a_link_out_of_the_project(tmp_path):
-    from serieskit.fix import NotWritten, write_fixed
+    from serieskit.lint.fix import NotWritten, write_fixed
     outside = tmp_path / "outside.md"
     outside.write_text("x", encoding="utf-8")
     proj = tmp_path / "proj"

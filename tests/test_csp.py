@@ -2,7 +2,7 @@
 site's own origin for scripts, styles, fonts, images, connections and workers; no eval; inline scripts
 only by hash, never 'unsafe-inline' in script-src; the meta tag of every page and `_headers` carry the
 same policy. The hashes are those of the theme's own inline scripts, known before any page is built
-(serieskit/csp.py THEME_SCRIPTS): an inline script anything else puts into a page is not allowed, and the
+(serieskit/publish/csp.py THEME_SCRIPTS): an inline script anything else puts into a page is not allowed, and the
 build reports it (SEC001), so a strict build fails.
 """
 from __future__ import annotations
@@ -19,7 +19,7 @@ import pytest
 from sitebuild import ROOT, build, make_project
 
 sys.path.insert(0, str(ROOT / "hooks"))
-from serieskit import csp  # noqa: E402
+from serieskit.publish import csp  # noqa: E402
 
 EXPECTED = {
     "default-src": ["'self'"],

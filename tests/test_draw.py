@@ -1,4 +1,4 @@
-"""Diagrams and formulas drawn by the build (serieskit/draw/): what a page gets, what the cache draws
+"""Diagrams and formulas drawn by the build (serieskit/publish/draw/): what a page gets, what the cache draws
 again, what a build does without a browser. The browser suite checks how the drawings look."""
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from serieskit.draw import Drawer, Unavailable, diagrams
+from serieskit.publish.draw import Drawer, Unavailable, diagrams
 
 ROOT = Path(__file__).resolve().parents[1]
 FLOW = "flowchart LR\n  A[\"第一行<br/>第二行\"] --> B{判断}\n  B -->|是| C[结果]\n  classDef y fill:#FEF3C7,stroke:#F59E0B\n  class A y\n"

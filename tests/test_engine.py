@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 
 from conftest import TODAY, make_site
-from serieskit.engine import lint
-from serieskit.loader import load_site
-from serieskit.model import Post
-from serieskit.rules import REGISTRY
+from serieskit.lint.engine import lint
+from serieskit.model.loader import load_site
+from serieskit.model.site import Post
+from serieskit.lint.rules import REGISTRY
 
 HUB = Path(__file__).parent / "rules" / "_site" / "series" / "demo" / "hub.md"
 
@@ -86,7 +86,7 @@ def test_a_control_character_in_the_frontmatter_is_fmt001_at_its_place(tmp_path)
 
 
 def test_nesting_depth_counts_indentation_and_markers_not_thematic_breaks(tmp_path):
-    from serieskit.markdown import MAX_NESTING, nesting
+    from serieskit.parse.markdown import MAX_NESTING, nesting
     assert nesting("- - - x")[0] == 3 and nesting("        - x")[0] == 3 and nesting("> > - x")[0] == 3
     assert nesting("- - - - - -")[0] == 0 and nesting("* * *")[0] == 0 and nesting("1. 2) x")[0] == 2
     assert nesting("- " * (MAX_NESTING + 1) + "x") == (MAX_NESTING + 1, 2 * MAX_NESTING + 1)
@@ -107,7 +107,7 @@ def test_findings_never_point_past_the_end_of_the_file(tmp_path):
 
 # --- reading time --------------------------------------------------------------------------------------
 def test_reading_time_counts_chinese_characters_not_runs(tmp_path):
-    from serieskit.config import load_conventions
+    from serieskit.conventions import load_conventions
     conv = load_conventions(Path(__file__).parents[1] / "conventions.yml")
     body = "中" * 1000 + "\n\n" + " ".join(["word"] * 100) + "\n\n```\n" + "码" * 5000 + "\n```\n"
     post = post_from("---\ntitle: t\n---\n" + body, tmp_path)
@@ -231,7 +231,7 @@ def test_unchanged_posts_are_not_parsed_again(tmp_path):
 def test_the_engine_does_not_import_mkdocs():
     import subprocess
     import sys
-    code = ("import sys; import serieskit.cli, serieskit.render, serieskit.pages, serieskit.session, serieskit.newpost; "
+    code = ("import sys; import serieskit.lint.cli, serieskit.render.post, serieskit.render.pages, serieskit.pipeline.project, serieskit.lint.newpost; "
             "bad = sorted(m for m in sys.modules if m.split('.')[0] in ('mkdocs', 'material', 'mermaid2')); "
             "print(bad); sys.exit(1 if bad else 0)")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=Path(__file__).parents[1])
@@ -281,7 +281,7 @@ def test_unchanged_manifests_and_glossaries_are_not_parsed_again(tmp_path):
 
 def test_generated_lists_link_posts_by_their_urls(tmp_path):
     """The series index, tags and archive write the posts' URLs (from their slugs), not .md links."""
-    from serieskit import pages
+    from serieskit.render import pages
     assert pages.url_dir("index.md") == "" and pages.url_dir("tags.md") == "tags/"
     assert pages.url_dir("demo/index.md") == "demo/" and pages.url_dir("demo/first.md") == "demo/first/"
     assert pages.href("tags/", "demo/first/") == "../demo/first/"
@@ -299,8 +299,8 @@ def test_generated_lists_link_posts_by_their_urls(tmp_path):
 
 
 def test_one_schema_drives_the_key_checks_the_docs_and_new_post(tmp_path):
-    from serieskit import schema
-    from serieskit.newpost import create
+    from serieskit.model import schema
+    from serieskit.lint.newpost import create
     assert ", ".join(schema.FRONTMATTER_KEYS) in REGISTRY["FMT007"].doc()
     assert ", ".join(schema.MANIFEST_KEYS) in REGISTRY["MAN003"].doc()
     assert "<<" not in "".join(r.doc() for r in REGISTRY.values())
@@ -314,7 +314,7 @@ def test_one_schema_drives_the_key_checks_the_docs_and_new_post(tmp_path):
 
 
 def test_the_timeliness_banner_is_built_from_the_conventions(tmp_path):
-    from serieskit.config import load_conventions
+    from serieskit.conventions import load_conventions
     conv = load_conventions(make_site(tmp_path) / "conventions.yml")
     text = conv.banner("2026-05-08")
     assert text.startswith(conv.banner_prefix)

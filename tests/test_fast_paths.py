@@ -14,8 +14,8 @@ import pytest
 import yaml
 
 from conftest import ROOT
-from serieskit import frontmatter as F
-from serieskit.rules import sec001_unsafe_html as S
+from serieskit.parse import frontmatter as F
+from serieskit.lint.rules import sec001_unsafe_html as S
 
 POSTS = sorted(p for p in ROOT.glob("**/*.md") if "node_modules" not in p.parts and ".bench" not in p.parts)
 
@@ -81,8 +81,8 @@ def test_sec001_shortcut_finds_what_the_full_pattern_finds():
 
 
 def test_glossary_regex_equals_the_plain_lookbehind_form():
-    from serieskit.loader import load_site
-    from serieskit.render import GlossaryMatcher, _ascii_ci
+    from serieskit.model.loader import load_site
+    from serieskit.render.post import GlossaryMatcher, _ascii_ci
     site = load_site(ROOT)
     entries = [e for s in site.series.values() for e in s.glossary]
     m = GlossaryMatcher(entries)
@@ -106,12 +106,12 @@ def test_glossary_regex_equals_the_plain_lookbehind_form():
 
 
 def test_tooltip_marks_give_the_same_html_as_inline_abbr_tags(monkeypatch):
-    """Marks through Markdown with the site's extensions (serieskit/mdext.py turns them into <abbr>)
+    """Marks through Markdown with the site's extensions (serieskit/publish/mdext.py turns them into <abbr>)
     == raw <abbr> tags through Markdown, on every real post."""
     import markdown
     from mkdocs.config import load_config
-    from serieskit import render
-    from serieskit.loader import load_site
+    from serieskit.render import post as render
+    from serieskit.model.loader import load_site
     cfg = load_config(str(ROOT / "mkdocs.yml"))
     md = markdown.Markdown(extensions=cfg["markdown_extensions"], extension_configs=cfg["mdx_configs"])
     site = load_site(ROOT)
@@ -134,7 +134,7 @@ def test_tooltip_marks_give_the_same_html_as_inline_abbr_tags(monkeypatch):
 
 def test_manifest_and_glossary_yaml_fast_path_equals_pure_python():
     import yaml as _yaml
-    from serieskit import loader
+    from serieskit.model import loader
     files = [p for p in ROOT.glob("**/*.yml") if "node_modules" not in p.parts and ".bench" not in p.parts
              and p.parent.parent.name == "series"]
     assert len(files) >= 4
@@ -174,7 +174,7 @@ def test_body_parser_fast_paths_equal_the_full_path():
     """parse_body(fast=True) takes blank and plain prose lines (and even-backtick lines) by a shortcut;
     fast=False sends every line down the full path. Both give the same Body on every post of the
     repository (fixtures included) and on 3,000 awkward generated bodies."""
-    from serieskit.markdown import parse_body
+    from serieskit.parse.markdown import parse_body
     corpus = [p.read_bytes().decode("utf-8", "replace").split("\n") for p in POSTS]
     corpus += list(_markdown_corpus(3000)) + HAND_BODIES
     shortcut_used = 0
@@ -187,7 +187,7 @@ def test_body_parser_fast_paths_equal_the_full_path():
 
 def _reference_answers(lines: list[str], first: int) -> list:
     """What the parser asks the Lookahead, answered by scanning the lines after each one (its definition)."""
-    from serieskit.markdown import BACKTICKS, FENCE_CLOSE
+    from serieskit.parse.markdown import BACKTICKS, FENCE_CLOSE
     n, start = len(lines), max(first - 1, 0)
     blank = [not line or line.isspace() for line in lines]
     runs = [{len(r) for r in BACKTICKS.findall(line)} for line in lines]
@@ -216,7 +216,7 @@ def _reference_answers(lines: list[str], first: int) -> list:
 def test_lookahead_answers_what_a_scan_of_the_later_lines_finds():
     """The Lookahead keeps only the lines that matter and answers by binary search; on every post of the
     repository and 3,000 generated bodies its answers are those of scanning the later lines."""
-    from serieskit.markdown import Lookahead
+    from serieskit.parse.markdown import Lookahead
     corpus = [p.read_bytes().decode("utf-8", "replace").split("\n") for p in POSTS]
     corpus += list(_markdown_corpus(3000))
     for k, lines in enumerate(corpus):
@@ -232,7 +232,7 @@ def test_lookahead_answers_what_a_scan_of_the_later_lines_finds():
 def test_bracket_pairs_found_with_find_equal_the_escape_aware_regex_scan():
     """markdown._matches finds brackets with str.find and skips those after an odd run of backslashes;
     the plain definition scans with `\\\\.|[()]` (an escape eats the next character)."""
-    from serieskit.markdown import _matches
+    from serieskit.parse.markdown import _matches
 
     def plain(s, opener, closer):
         stack, out = [], {}
@@ -251,7 +251,7 @@ def test_bracket_pairs_found_with_find_equal_the_escape_aware_regex_scan():
 
 
 def test_heading_shortcut_equals_the_heading_pattern():
-    from serieskit.markdown import heading
+    from serieskit.parse.markdown import heading
     r = random.Random(5)
     parts = ["#", "##", "###", "#######", " ", "  ", "\t", "x", "标题", "\u3000", "# ", " #", "\\#", "`"]
     shortcut = 0

@@ -12,10 +12,10 @@ import time
 import pytest
 
 from conftest import make_site
-from serieskit import report
-from serieskit.cli import run
-from serieskit.config import ConfigError, load_conventions
-from serieskit.model import Finding
+from serieskit.lint import report
+from serieskit.lint.cli import run
+from serieskit.conventions import ConfigError, load_conventions
+from serieskit.model.site import Finding
 
 NEST = "[" * 1000 + "]" * 1000
 # each level names the previous one nine times: 9^9 strings once expanded, from a few hundred bytes
@@ -241,7 +241,7 @@ def _fragments(site, urls):
 
 
 def test_a_page_with_nothing_to_index_is_left_out_and_the_build_goes_on(tmp_path):
-    from serieskit import searchindex
+    from serieskit.publish import searchindex
     marked = {"index.html": PAGE.format(body="<p>正文</p>"),
               "notes/only-diagram/index.html": PAGE.format(body='<pre class="mermaid"><code>flowchart LR</code></pre>')}
     _fragments(tmp_path, ["/"])
@@ -249,7 +249,7 @@ def test_a_page_with_nothing_to_index_is_left_out_and_the_build_goes_on(tmp_path
 
 
 def test_a_page_with_text_left_out_is_named(tmp_path):
-    from serieskit import searchindex
+    from serieskit.publish import searchindex
     marked = {"index.html": PAGE.format(body="<p>正文</p>"), "notes/x/index.html": PAGE.format(body="<p>有字</p>")}
     _fragments(tmp_path, ["/"])
     with pytest.raises(searchindex.SearchIndexError, match=r"indexed 1 of the 2 pages marked for it; left out: notes/x/index.html"):
@@ -259,8 +259,8 @@ def test_a_page_with_text_left_out_is_named(tmp_path):
 # --- C6. control characters in a title: the feeds stay well-formed XML ------------------------------------------------
 def test_a_control_character_in_a_title_leaves_both_feeds_well_formed(tmp_path):
     import xml.etree.ElementTree as ET
-    from serieskit import feed
-    from serieskit.loader import load_site
+    from serieskit.publish import feed
+    from serieskit.model.loader import load_site
     from conftest import TODAY
     root = make_site(tmp_path)
     replace(root / "series/demo/hub.md", 'title: "技术地图', 'title: "\\x07技术\\x1b[31m地图\\x0c')

@@ -491,8 +491,8 @@ def test_a_broken_conventions_file(tmp_path):
 
 CRASHING = """\
 import sys
-from serieskit.rules import REGISTRY
-from serieskit import workspace
+from serieskit.lint.rules import REGISTRY
+from serieskit.lsp import workspace
 
 rule = REGISTRY["FIG001"]
 def check(post, ctx):
@@ -580,7 +580,7 @@ def test_text_positions():
 
 
 def test_pygls_stays_in_the_adapter():
-    code = ("import sys, serieskit.cli, serieskit.engine, serieskit.workspace, serieskit.session, serieskit.render; "
+    code = ("import sys, serieskit.lint.cli, serieskit.lint.engine, serieskit.lsp.workspace, serieskit.pipeline.project, serieskit.render.post; "
             "print('pygls' in sys.modules, 'lsprotocol' in sys.modules)")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert r.stdout.split() == ["False", "False"], r.stderr
@@ -588,7 +588,7 @@ def test_pygls_stays_in_the_adapter():
 
 def test_rule_links_and_ranges(monkeypatch):
     from serieskit.lsp import convert
-    from serieskit.model import Edit, Finding
+    from serieskit.model.site import Edit, Finding
     monkeypatch.delenv("SITE_URL", raising=False)
     assert convert.rules_page() is None
     monkeypatch.setenv("SITE_URL", "https://example.org/blog")

@@ -1,4 +1,4 @@
-"""The site's Markdown extension (serieskit/mdext.py): a rendered post's tooltip marks become <abbr>
+"""The site's Markdown extension (serieskit/publish/mdext.py): a rendered post's tooltip marks become <abbr>
 elements with their titles from the post's last line, which never reaches the page; a hostile title
 stays text; a page without the line is converted as it is."""
 from __future__ import annotations
@@ -7,11 +7,11 @@ import markdown
 
 from serieskit import sanitize
 
-from serieskit.render import TIP_BASE, TIP_CLOSE, TIP_OPEN, tooltip_table
+from serieskit.render.post import TIP_BASE, TIP_CLOSE, TIP_OPEN, tooltip_table
 
 
 def convert(text: str) -> str:
-    return markdown.Markdown(extensions=["serieskit.mdext", "tables"]).convert(text)
+    return markdown.Markdown(extensions=["serieskit.publish.mdext", "tables"]).convert(text)
 
 
 def mark(k: int, term: str) -> str:

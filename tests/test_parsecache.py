@@ -1,4 +1,4 @@
-"""The linter's cache of parsed posts (serieskit/parsecache.py): a second run gives the same output
+"""The linter's cache of parsed posts (serieskit/parse/parsecache.py): a second run gives the same output
 as a first and as `--no-cache`; an edited post, an edited parser, a damaged, foreign or unwritable
 cache are each parsed again or ignored, never a stale result or a traceback; nothing in a cache file
 runs (it is JSON; a pickle left in its place is never loaded)."""
@@ -14,8 +14,8 @@ import sys
 import pytest
 
 from conftest import ROOT, make_site
-from serieskit import parsecache
-from serieskit.cli import run
+from serieskit.parse import parsecache
+from serieskit.lint.cli import run
 
 BADINPUT = ROOT / "tests" / "badinput"
 
@@ -143,7 +143,7 @@ def _codes(out):
 
 
 def _break(monkeypatch, code):
-    from serieskit.rules import REGISTRY
+    from serieskit.lint.rules import REGISTRY
     calls = []
     monkeypatch.setattr(type(REGISTRY[code]), "check", lambda self, post, ctx: calls.append(post.rel) or ())
     return calls
@@ -187,7 +187,7 @@ def test_kept_hits_from_another_engine_are_ignored(tmp_path, monkeypatch):
 
 
 def test_a_rule_that_reads_more_than_the_post_is_not_kept(tmp_path, monkeypatch):
-    from serieskit.rules import REGISTRY
+    from serieskit.lint.rules import REGISTRY
     kept = {c for c, r in REGISTRY.items() if r.reads_only_post}
     assert {"TYP001", "TYP002", "TYP003", "TYP004"} <= kept and "TRM001" not in kept
     root = make_site(tmp_path)

@@ -26,11 +26,13 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from conftest import ROOT, TODAY, make_site
-from serieskit import feed, pages, report
-from serieskit.cli import run as lint_cli
-from serieskit.engine import lint
-from serieskit.loader import load_site
-from serieskit.render import render_post
+from serieskit.publish import feed
+from serieskit.render import pages
+from serieskit.lint import report
+from serieskit.lint.cli import run as lint_cli
+from serieskit.lint.engine import lint
+from serieskit.model.loader import load_site
+from serieskit.render.post import render_post
 
 HUB = ROOT / "tests" / "rules" / "_site" / "series" / "demo" / "hub.md"
 FIXABLE = {"FIG002", "TML002", "SIS004"}
@@ -218,7 +220,7 @@ def test_fix_is_idempotent_changes_only_what_it_names_and_leaves_no_fixable_find
 WRITER = """
 import sys
 sys.path.insert(0, sys.argv[1])
-from serieskit.fix import write_atomic
+from serieskit.lint.fix import write_atomic
 data = b"x" * int(sys.argv[3])
 print("ready", flush=True)
 sys.stdin.readline()
@@ -270,7 +272,7 @@ slugs = st.from_regex(r"\A[a-z0-9][a-z0-9-]{0,20}\Z")
 
 @given(slug=slugs, content=st.binary(max_size=200), kind=st.sampled_from(["file", "other-slug", "symlink", "dangling"]))
 def test_new_post_never_overwrites(slug, content, kind):
-    from serieskit.newpost import NewPostError, create
+    from serieskit.lint.newpost import NewPostError, create
     root = project("newpost")
     target = root / "series" / "demo" / f"{slug}.md"
     assume(not target.exists() and not target.is_symlink())

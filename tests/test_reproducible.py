@@ -147,7 +147,7 @@ def test_a_diagram_is_drawn_the_same_by_two_builds_with_empty_caches(tmp_path, m
     here each drawing is made twice, by two drawers with caches of their own."""
     from markupsafe import escape
 
-    from serieskit.draw import Drawer
+    from serieskit.publish.draw import Drawer
     page = f'<pre class="mermaid"><code>{escape(SHAPES)}</code></pre><span class="arithmatex">\\(\\frac{{a}}{{b}}\\)</span>'
     drawn = []
     for run in ("one", "two"):

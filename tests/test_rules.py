@@ -1,4 +1,4 @@
-"""Every rule's fixtures (`serieskit/rules/fixtures/<CODE>/`), in the style of pylint / ruff /
+"""Every rule's fixtures (`serieskit/lint/rules/fixtures/<CODE>/`), in the style of pylint / ruff /
 markdownlint: each fixture is linted with only its rule (plus the codes it marks), so it holds just
 what the rule is about.
 
@@ -9,7 +9,7 @@ what the rule is about.
 - `fixed.md` (fixable rules): what `--fix` makes of `bad.md`; it is clean.
 
 A post fixture is copied into the base site's series `demo` (tests/rules/_site); a folder fixture is
-laid over the base site's root. Markers: see serieskit/rules/__init__.py (`<!-- expect: CODE -->` on
+laid over the base site's root. Markers: see serieskit/lint/rules/__init__.py (`<!-- expect: CODE -->` on
 the line above a finding, `<!-- expect-line N: CODE -->`, `# expect: CODE` at the end of a YAML
 line, `%% expect-next-line: CODE` in a mermaid fence, an `EXPECT` file of `path line CODE` rows).
 """
@@ -21,11 +21,11 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT, TODAY, make_site
-from serieskit import report
-from serieskit.engine import lint
-from serieskit.fix import planned_changes
-from serieskit.loader import load_site
-from serieskit.rules import FIXTURES, REGISTRY
+from serieskit.lint import report
+from serieskit.lint.engine import lint
+from serieskit.lint.fix import planned_changes
+from serieskit.model.loader import load_site
+from serieskit.lint.rules import FIXTURES, REGISTRY
 
 NO_BAD_FIXTURE = {"SPEC002": "an internal error cannot be caused by a post; tests/test_engine.py makes a rule crash",
                   # found by the build on the rendered page, not by the lint of the source
@@ -92,7 +92,7 @@ def _detail(findings) -> str:
 @pytest.mark.parametrize("code", sorted(REGISTRY))
 def test_good_fixture_is_clean(code, tmp_path):
     fx = fixture(code, "good")
-    assert fx is not None, f"serieskit/rules/fixtures/{code}/good(.md) is missing"
+    assert fx is not None, f"serieskit/lint/rules/fixtures/{code}/good(.md) is missing"
     _, _, findings = run_fixture(tmp_path, code, fx)
     assert not findings, _detail(findings)
 
@@ -100,7 +100,7 @@ def test_good_fixture_is_clean(code, tmp_path):
 @pytest.mark.parametrize("code", sorted(set(REGISTRY) - set(NO_BAD_FIXTURE)))
 def test_bad_fixture_has_exactly_the_marked_findings(code, tmp_path):
     fx = fixture(code, "bad")
-    assert fx is not None, f"serieskit/rules/fixtures/{code}/bad(.md) is missing"
+    assert fx is not None, f"serieskit/lint/rules/fixtures/{code}/bad(.md) is missing"
     _, expected, findings = run_fixture(tmp_path, code, fx)
     assert any(c == code for _, _, c in expected), f"the bad fixture of {code} marks no {code} finding"
     got = Counter((f.path, f.line, f.code) for f in findings)
@@ -173,7 +173,7 @@ def test_base_site_is_clean(site_root):
 
 @pytest.mark.parametrize("code", sorted(REGISTRY))
 def test_rule_module_is_named_code_plus_slug(code):
-    """`serieskit/rules/<code>_<slug>.py`, e.g. fig002_caption_join.py for FIG002 (caption-join)."""
+    """`serieskit/lint/rules/<code>_<slug>.py`, e.g. fig002_caption_join.py for FIG002 (caption-join)."""
     rule = REGISTRY[code]
     module = type(rule).__module__.rsplit(".", 1)[1]
     assert module == f"{code.lower()}_{rule.slug.replace('-', '_')}"
@@ -182,7 +182,7 @@ def test_rule_module_is_named_code_plus_slug(code):
 @pytest.mark.parametrize("code", sorted(REGISTRY))
 def test_examples_on_the_rules_page_open_no_fence_of_the_page(code):
     """An example is highlighted HTML inside the page's Markdown: no line may start a fence there."""
-    from serieskit.pages import markdown_example
+    from serieskit.render.pages import markdown_example
     for kind in ("bad", "good"):
         example = REGISTRY[code].example(kind)
         if example:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from sitebuild import ROOT, build, make_project
 
-from serieskit import searchindex as search
+from serieskit.publish import searchindex as search
 
 
 def _no_traceback(r):

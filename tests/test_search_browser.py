@@ -18,7 +18,7 @@ import pytest
 
 from browser_harness import DESKTOP, HOSTS, PHONE, ROOT, SiteServer, build_site
 from search_harness import PAGEFIND_TOP, TOP, load_queries, precision_at, slug_of
-from serieskit.loader import load_site
+from serieskit.model.loader import load_site
 
 TODAY = dt.datetime.now(tz=dt.timezone.utc).date()
 SITE = load_site(ROOT, today=TODAY)

@@ -16,8 +16,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from htmloracle import live
-from serieskit.model import Post
-from serieskit.rules import REGISTRY
+from serieskit.model.site import Post
+from serieskit.lint.rules import REGISTRY
 
 HEAD = "---\ntitle: t\nslug: x\ndate: 2026-05-08\n---\n\n"
 OFFSET = HEAD.count("\n")

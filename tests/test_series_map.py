@@ -1,4 +1,4 @@
-"""The series map's mermaid source (serieskit/series_map.py): every place of the series is a node
+"""The series map's mermaid source (serieskit/render/series_map.py): every place of the series is a node
 labelled with its one series number, published ones link to their post and planned ones do not (they
 say 在做), the edges are sister links, the hubs stand in the band, nothing the reduction leaves out
 disconnects two places, and a hostile title stays inside its label."""
@@ -9,9 +9,9 @@ import re
 import pytest
 import yaml
 
-from serieskit import pages, series_map
-from serieskit.loader import load_site
-from serieskit.model import nfkc
+from serieskit.render import pages, series_map
+from serieskit.model.loader import load_site
+from serieskit.model.site import nfkc
 from sitebuild import ROOT, make_project
 
 NODE = re.compile(r'^\s*(p\d+)\["([^"]*)"\]$')

@@ -252,7 +252,7 @@ def test_no_google_fonts(site):
 
 
 def test_rules_page_lists_every_rule(site):
-    from serieskit.rules import REGISTRY
+    from serieskit.lint.rules import REGISTRY
     page = html(site, "rules/index.html")
     for code, rule in REGISTRY.items():
         assert f'id="{code.lower()}"' in page, code
@@ -265,7 +265,7 @@ def test_rules_page_lists_every_rule(site):
     # every bad / good example is a highlighted code block (Pygments' Markdown lexer)
     examples = sum(bool(r.doc_sections().get(k)) for r in REGISTRY.values() for k in ("bad", "good"))
     assert main.count('<div class="highlight"><pre><span></span><code>') == examples > 60
-    # the examples are the rules' fixtures (serieskit/rules/fixtures/<CODE>/bad.md, good.md): one source
+    # the examples are the rules' fixtures (serieskit/lint/rules/fixtures/<CODE>/bad.md, good.md): one source
     assert '![<span class="nt">零个空格</span>](<span class="na">assets/fig.svg</span>)' in main
     assert "expect:" not in main and "expect-line" not in main
 
@@ -344,10 +344,10 @@ def test_every_internal_link_in_page_content_resolves(site):
 
 
 def test_one_table_describes_the_generated_pages(site):
-    """serieskit/pagetable.py: each generated page is built, headed by its table title, and sits in the
+    """serieskit/model/pagetable.py: each generated page is built, headed by its table title, and sits in the
     navigation where the table says (the lists after the series, in table order, before 性能 and 关于)."""
-    from serieskit.pagetable import PAGES, SERIES_NAV
-    from serieskit import model
+    from serieskit.model.pagetable import PAGES, SERIES_NAV
+    from serieskit.model import site as model
     lists = [p for p in PAGES if p.nav == "lists"]
     assert set(model.GENERATED_PAGES) == {p.path for p in lists}
     home = (site / "index.html").read_text(encoding="utf-8")

@@ -4,8 +4,8 @@ is deterministic."""
 import importlib.util
 
 from conftest import ROOT
-from serieskit.engine import lint
-from serieskit.loader import load_site
+from serieskit.lint.engine import lint
+from serieskit.model.loader import load_site
 
 spec = importlib.util.spec_from_file_location("gen_synthetic", ROOT / "scripts" / "gen_synthetic.py")
 gen = importlib.util.module_from_spec(spec)

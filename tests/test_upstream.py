@@ -8,11 +8,11 @@ reasons, each pinned here so that an upgrade that changes one fails loudly inste
    serve with the speed-ups on, the memo, which restores `Page._title_from_render`, the table of
    contents, the anchors and the links to anchors that a conversion leaves on the page.
 
-And three public-but-versioned facts: the Material partials of serieskit/csp.py THEME_SCRIPTS exist and
+And three public-but-versioned facts: the Material partials of serieskit/publish/csp.py THEME_SCRIPTS exist and
 each holds one inline script; overrides/partials/header.html is Material's header with one block
 changed (Material shows its header search box only with its own search plugin, which downloads its
 whole index on every first visit; the site's box searches the Pagefind index, hooks/search.py);
-serieskit/draw/material-mermaid.css is the stylesheet Material's bundle gives mermaid (`themeCSS`),
+serieskit/publish/draw/material-mermaid.css is the stylesheet Material's bundle gives mermaid (`themeCSS`),
 so that the diagrams the build draws look as Material drew them.
 """
 from __future__ import annotations
@@ -27,7 +27,7 @@ from mkdocs.livereload import LiveReloadServer
 from sitebuild import ROOT
 
 sys.path.insert(0, str(ROOT / "hooks"))
-from serieskit import csp  # noqa: E402
+from serieskit.publish import csp  # noqa: E402
 
 
 def test_livereload_injects_one_inline_script_through_the_wrapped_method():
@@ -113,7 +113,7 @@ def _js_string_at(source: str, start: int) -> str:
 
 
 def test_the_mermaid_theme_is_the_one_materials_bundle_gives_mermaid():
-    """serieskit/draw/material-mermaid.css is a copy of the `themeCSS` string in Material's bundle
+    """serieskit/publish/draw/material-mermaid.css is a copy of the `themeCSS` string in Material's bundle
     (the diagrams are drawn by the build, with Material's look): the same text, or this fails."""
     import material
     bundles = sorted((Path(material.__file__).parent / "templates" / "assets" / "javascripts").glob("bundle.*.min.js"))
@@ -122,11 +122,11 @@ def test_the_mermaid_theme_is_the_one_materials_bundle_gives_mermaid():
     starts = [m.start() for m in re.finditer(re.escape(MERMAID_CSS_START), source)]
     assert len(starts) == 1, (f"{bundles[0].name} (Material {material.__version__}) holds {len(starts)} string(s) "
                               f"starting {MERMAID_CSS_START!r}: find the stylesheet Material passes to mermaid as "
-                              f"themeCSS and update serieskit/draw/material-mermaid.css and this test")
+                              f"themeCSS and update serieskit/publish/draw/material-mermaid.css and this test")
     theirs = _js_string_at(source, starts[0])
-    ours = (ROOT / "serieskit" / "draw" / "material-mermaid.css").read_text(encoding="utf-8").strip()
+    ours = (ROOT / "serieskit" / "publish" / "draw" / "material-mermaid.css").read_text(encoding="utf-8").strip()
     at = next((i for i, (a, b) in enumerate(zip(theirs, ours)) if a != b), min(len(theirs), len(ours)))
     assert theirs == ours, (
         f"Material {material.__version__} changed its mermaid stylesheet ({bundles[0].name}): copy the string "
-        f"starting {MERMAID_CSS_START!r} to serieskit/draw/material-mermaid.css (the drawing cache follows it). "
+        f"starting {MERMAID_CSS_START!r} to serieskit/publish/draw/material-mermaid.css (the drawing cache follows it). "
         f"First difference at {at}: Material {theirs[at:at + 80]!r}, ours {ours[at:at + 80]!r}")

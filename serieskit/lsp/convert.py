@@ -7,9 +7,9 @@ import os
 
 from lsprotocol import types as T
 
-from ..cli import UsageError, explain
-from ..fix import applicable
-from ..model import Edit, Finding
+from serieskit.lint.cli import UsageError, explain
+from serieskit.lint.fix import applicable
+from serieskit.model.site import Edit, Finding
 from .text import Text
 
 SOURCE = "series-lint"                       # what the editor shows as the diagnostics' origin
@@ -19,7 +19,7 @@ SEVERITY = {"error": T.DiagnosticSeverity.Error, "warning": T.DiagnosticSeverity
 
 
 def rules_page() -> str | None:
-    """The address of the site's 写作规范 page (serieskit/pagetable.py `rules.md`), when the site's
+    """The address of the site's 写作规范 page (serieskit/model/pagetable.py `rules.md`), when the site's
     published address is known: SITE_URL, the variable mkdocs.yml's `site_url` reads (its default is
     the local preview, which is no place to send a reader)."""
     base = os.environ.get("SITE_URL", "").strip()
@@ -55,7 +55,7 @@ def diagnostic(f: Finding, r: T.Range, rules_url: str | None) -> T.Diagnostic:
 
 
 def text_edits(edits: list[Edit], nlines: int, text: Text, encoding: str) -> list[T.TextEdit]:
-    """The engine's edits as LSP text edits: the ones `series-lint --fix` applies (serieskit/fix.py)."""
+    """The engine's edits as LSP text edits: the ones `series-lint --fix` applies (serieskit/lint/fix.py)."""
     out = []
     for e in applicable(edits, nlines):
         a, b = text.engine_offset(e.line, e.start), text.engine_offset(e.line, e.end)

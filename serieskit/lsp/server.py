@@ -1,6 +1,6 @@
 """`series-lsp`: the convention engine in the editor, a language server over stdio (pygls).
 
-A thin adapter over serieskit/workspace.py, as serieskit/cli.py is over the engine:
+A thin adapter over serieskit/lsp/workspace.py, as serieskit/lint/cli.py is over the engine:
 
 - Diagnostics on open, change (50 ms after the first change not yet linted, on the latest text) and
   save: what `series-lint <the open files>` reports, with each open post's unsaved text in place of its
@@ -33,11 +33,11 @@ from lsprotocol import types as T
 from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
-from .. import __version__
-from ..cli import find_root
-from ..config import CONVENTIONS_FILE, ConfigError
-from ..model import SERIES_DIR, Finding
-from ..workspace import Workspace, is_post_path, is_project_file
+from serieskit import __version__
+from serieskit.lint.cli import find_root
+from serieskit.conventions import CONVENTIONS_FILE, ConfigError
+from serieskit.model.site import SERIES_DIR, Finding
+from .workspace import Workspace, is_post_path, is_project_file
 from . import convert
 from .text import UTF16, Text
 

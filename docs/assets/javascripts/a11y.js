@@ -5,7 +5,7 @@
  * - a box that scrolls sideways (a wide table, formula or diagram) can be focused, so the arrow keys
  *   scroll it, and says what it is (a table keeps its own role; other boxes become a named group);
  *   recomputed when the window changes size, so a box that fits is no extra tab stop;
- * - a glossary term (`abbr.series-term`, serieskit/mdext.py) can be focused: Material's tooltip
+ * - a glossary term (`abbr.series-term`, serieskit/publish/mdext.py) can be focused: Material's tooltip
  *   (content.tooltips) opens on focus as on hover, so a keyboard or a tap opens it too; its title
  *   is also its `aria-description` (Chromium exposes an abbr's title as no description, and Material
  *   takes the title off while the tooltip shows);
