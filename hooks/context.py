@@ -12,7 +12,7 @@ from serieskit.render import pages, share
 from serieskit.pipeline import page as post_page
 from serieskit.markup import Markup
 
-from state import BuildState, Session
+from state import BuildState, Process
 
 
 def page_markdown(markdown: str, page, state: BuildState) -> str:
@@ -25,7 +25,7 @@ def page_markdown(markdown: str, page, state: BuildState) -> str:
     return pages.fill_placeholders(markdown, b.site, page.file.src_uri, b.include_drafts)
 
 
-def page_context(context: dict, page, config, session: Session) -> dict:
+def page_context(context: dict, page, config, session: Process) -> dict:
     state = session.current
     b = state.build
     post = state.posts_by_src.get(page.file.src_uri)

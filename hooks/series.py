@@ -1,7 +1,7 @@
 """The MkDocs adapter of the series site: MkDocs' events, each handed to the module of its concern.
 The convention engine (serieskit/) does the work and imports no MkDocs; this folder only adapts it.
 
-    state.py        a Session per process, a BuildState per build: the only state kept
+    state.py        a Process per process, a BuildState per build: the only state kept
     gate.py         convention findings to MkDocs' log; the strict gate
     generated.py    posts, images, generated pages (serieskit/model/pagetable.py), feeds, vendored mermaid / KaTeX
     navigation.py   mkdocs.yml's nav with the series in place of its "@series" entry; prev / next
@@ -40,10 +40,10 @@ import navigation  # noqa: E402
 import search  # noqa: E402
 import speedups  # noqa: E402
 import upstream  # noqa: E402
-from state import BuildState, Session  # noqa: E402
+from state import BuildState, Process  # noqa: E402
 
 # The one state object, for the life of the process (one build, or one serve session of many).
-session = Session()
+session = Process()
 
 
 def _root(config) -> Path:

@@ -15,7 +15,7 @@ renamed post changes the links of the posts that cite it, and so on). The output
 build: tests/test_serve_incremental.py edits a project in many ways inside one serve session and
 compares every file with a fresh build. Entries that no build used since the previous one are
 dropped. `mkdocs build` does not use any of this. One ServeCache lives as long as the serve process
-(hooks/state.py Session).
+(hooks/state.py Process).
 """
 from __future__ import annotations
 

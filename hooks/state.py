@@ -1,4 +1,4 @@
-"""What the adapter keeps, in one place: a `Session` per process and a `BuildState` per build.
+"""What the adapter keeps, in one place: a `Process` per process and a `BuildState` per build.
 
 `mkdocs build` runs one build in its process; `mkdocs serve` runs one build per change, in one process
 (MkDocs loads the hook files once per process): the session lives as long as that process, and each
@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from serieskit.model.site import Post
-from serieskit.pipeline.project import Build, Session as EngineSession
+from serieskit.pipeline.project import Build, Project
 
 import speedups
 from serve_cache import ServeCache
@@ -26,13 +26,13 @@ class BuildState:
     render_errors: dict[str, list] = field(default_factory=dict)  # src_uri -> SPEC002 findings (upstream.py)
 
 
-class Session:
+class Process:
     """One `mkdocs` process: the command, the engine's session (it re-parses only changed files),
     the serve cache (serve only, with the speed-ups on: hooks/speedups.py) and the current build."""
 
     def __init__(self):
         self.command = "build"
-        self.engine = EngineSession()
+        self.engine = Project()
         self.serve_cache: ServeCache | None = None
         self.current: BuildState | None = None
         self.drawer = None          # serieskit.publish.draw.Drawer, made by hooks/drawing.py on the first build

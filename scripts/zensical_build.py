@@ -53,7 +53,7 @@ from serieskit.conventions import ConfigError  # noqa: E402
 from serieskit.lint.engine import relaxed_security  # noqa: E402
 from serieskit.cssfilter import rules_naming  # noqa: E402
 from serieskit.model.pagetable import SERIES_NAV  # noqa: E402
-from serieskit.pipeline.project import Session  # noqa: E402
+from serieskit.pipeline.project import Project  # noqa: E402
 from serieskit.publish.sources import Host, write_sources  # noqa: E402
 from serieskit.publish.vendor import VendorMissing  # noqa: E402
 from serieskit.parse.yamlblocks import top_level_blocks  # noqa: E402
@@ -111,7 +111,7 @@ def staged_config(text: str, nav: list, root: Path = ROOT, report_file: Path | N
 
 def gate(root: Path, strict: bool):
     """The conventions, as `mkdocs build` reports them; under --strict an error stops the build."""
-    b = Session().build(root, include_drafts=False)
+    b = Project().build(root, include_drafts=False)
     errors = 0
     for f in b.findings:
         if f.severity == "error":

@@ -21,7 +21,7 @@ from serieskit.lint.engine import lint
 from serieskit.lint.fix import MAX_FIX_ROUNDS, apply_edits
 from serieskit.model.loader import load_site
 from serieskit.model.site import SERIES_DIR, Finding, Post, Site
-from serieskit.pipeline.project import Session
+from serieskit.pipeline.project import Project
 
 
 def overlay(site: Site, posts: Iterable[Post]) -> Site:
@@ -68,7 +68,7 @@ class Workspace:
     def __init__(self, root: str | Path, today: dt.date | None = None):
         self.root = Path(root).resolve()
         self.today = today
-        self._conventions = Session()              # re-reads conventions.yml only when it changed
+        self._conventions = Project()              # re-reads conventions.yml only when it changed
         self._disk: Site | None = None
         self._buffers: dict[str, tuple[bytes, Post]] = {}
         self._site: Site | None = None             # the disk site with the buffers laid over it

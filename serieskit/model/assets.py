@@ -29,7 +29,7 @@ from pathlib import Path
 import nh3
 
 from serieskit.conventions import DATA_SUFFIXES
-from serieskit.publish.feed import feed_path
+from .site import feed_path
 from .site import SERIES_DIR
 
 # --- raster images ---------------------------------------------------------------------------------

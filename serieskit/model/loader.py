@@ -18,7 +18,7 @@ from serieskit.parse.frontmatter import yaml_error
 from serieskit.yamlsafe import Loader as _SafeLoader, check_tree
 from serieskit.conventions import CONVENTIONS_FILE, Conventions, ConfigError, load_conventions
 from serieskit.finding import problem
-from .site import MANIFEST, SERIES_DIR, SLUG_RE, Finding, GlossaryEntry, Planned, Post, Series, Site, Skipped, relative
+from .site import MANIFEST_FILE, SERIES_DIR, SLUG_RE, Finding, GlossaryEntry, Planned, Post, Series, Site, Skipped, relative
 from .schema import SWITCHES, manifest_value_ok
 
 
@@ -85,7 +85,7 @@ def _stamp(path: Path) -> tuple[int, int] | None:
 
 def _series_stamps(s: Series) -> tuple:
     """What a loaded series was read from: the manifest and the glossary (modification time, size)."""
-    return (_stamp(s.dir / MANIFEST), _stamp(s.dir / s.glossary_file) if s.glossary_file else None)
+    return (_stamp(s.dir / MANIFEST_FILE), _stamp(s.dir / s.glossary_file) if s.glossary_file else None)
 
 
 def load_series(root: Path, area: Path, conv: Conventions, previous: Series | None = None) -> Series:
@@ -101,7 +101,7 @@ def load_series(root: Path, area: Path, conv: Conventions, previous: Series | No
 def _load_series(root: Path, area: Path, conv: Conventions) -> Series:
     """Read a manifest (and its glossary) into a Series. A value of the wrong type falls back to its
     default: MAN001 / MAN002 / MAN003 check the raw data kept on the Series against the schema."""
-    mpath = area / MANIFEST
+    mpath = area / MANIFEST_FILE
     rel = mpath.relative_to(root).as_posix()
     s = Series(slug=area.name, dir=area, manifest_rel=rel, title=area.name, index_title=area.name,
                standing_examples=list(conv.standing_examples), stale_after_days=conv.stale_after_days)
@@ -296,7 +296,7 @@ def load_site(root: str | Path, conventions: Conventions | None = None, today: d
     sroot = root / SERIES_DIR
     if sroot.is_dir():
         for area in sorted(sroot.iterdir()):
-            if area.is_dir() and not area.is_symlink() and (area / MANIFEST).is_file():
+            if area.is_dir() and not area.is_symlink() and (area / MANIFEST_FILE).is_file():
                 series[area.name] = load_series(root, area, conv, previous.series.get(area.name) if reuse else None)
         found, publish = _not_ignored(root, list(_walk(root, sroot, fs_problems, inside=sroot)), fs_problems)
         for path in found:

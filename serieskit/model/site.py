@@ -22,7 +22,7 @@ from serieskit.parse.markdown import Body, parse_body
 from .pagetable import SITE_PAGES
 
 SERIES_DIR = "series"
-MANIFEST = "series.yml"
+MANIFEST_FILE = "series.yml"
 CJK_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002ffff]+")
 WORD_RE = re.compile(r"[A-Za-z0-9]+(?:[-'.][A-Za-z0-9]+)*")
 SCHEME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:|^//")
@@ -420,3 +420,10 @@ class Site:
 
     def rel_link(self, post: Post, target_site_path: str) -> str:
         return posixpath.relpath(target_site_path, posixpath.dirname(post.site_path) or ".")
+
+
+def feed_path(series: Series) -> str:
+    """A series' feed: `feed-train-infer-accel.xml`, at the site's root. Material's instant navigation
+    fetches `sitemap.xml` next to every `<link rel="alternate">` of a page (it takes them for language
+    versions), so a feed in another folder would cost each page a request that fails."""
+    return f"feed-{series.index_site_path.rsplit('/', 1)[0]}.xml"

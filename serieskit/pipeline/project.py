@@ -1,7 +1,7 @@
 """One build's view of the project, kept between rebuilds of `mkdocs serve`.
 
-Plain Python: the MkDocs hook asks the session for the site, the findings, the rendered Markdown of a
-post and the generated pages; the session re-parses only files that changed since the last build.
+Plain Python: the MkDocs hook asks the project (`Project`) for the site, the findings, the rendered Markdown of a
+post and the generated pages; the project re-parses only files that changed since the last build.
 """
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ class Build:
     by_path: dict[str, list[Finding]] = field(default_factory=dict)
     rendered: dict[str, Rendered] = field(default_factory=dict)
     matchers: dict = field(default_factory=dict)   # glossary matchers by series slug (serieskit/render/post.py)
-    # the session's renderings of earlier builds (key -> Rendered), and this build's part of every key
+    # the project's renderings of earlier builds (key -> Rendered), and this build's part of every key
     earlier: dict = field(default_factory=dict)
     used: dict = field(default_factory=dict)
     inputs: str = ""
@@ -83,7 +83,11 @@ def render_inputs(site: Site, include_drafts: bool) -> str:
     return h.hexdigest()
 
 
-class Session:
+class Project:
+    """The project as successive builds of one process see it (one for `mkdocs build`, one per change
+    for `mkdocs serve`, one per edit in the editor): conventions and parsed posts are kept and read
+    again only when their files changed; `build()` makes each build's `Build`."""
+
     def __init__(self):
         self._site: Site | None = None
         self._conv: Conventions | None = None

@@ -19,7 +19,7 @@ from urllib.parse import urljoin
 
 from serieskit import sanitize
 from serieskit.markup import Markup, html
-from serieskit.model.site import Post, Series, Site
+from serieskit.model.site import feed_path, Post, Series, Site
 
 ATOM_NS = "http://www.w3.org/2005/Atom"
 DIAGRAM = re.compile(r'<pre class="mermaid">.*?</pre>|<div class="mermaid"><svg\b.*?</svg></div>', re.S)
@@ -73,13 +73,6 @@ def _formulas(content: str, post_url: str) -> str:
         content = tree.body.inner_html
     return FORMULA.sub(lambda m: str(html('<{0}><a href="{1}">[公式：请在原文中查看]</a></{0}>',
                                           Markup(m.group(1)), post_url)), content)
-
-
-def feed_path(series: Series) -> str:
-    """A series' feed: `feed-train-infer-accel.xml`, at the site's root. Material's instant navigation
-    fetches `sitemap.xml` next to every `<link rel="alternate">` of a page (it takes them for language
-    versions), so a feed in another folder would cost each page a request that fails."""
-    return f"feed-{series.index_site_path.rsplit('/', 1)[0]}.xml"
 
 
 def feed_title(series: Series, site_name: str) -> str:

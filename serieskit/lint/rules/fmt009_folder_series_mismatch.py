@@ -1,4 +1,4 @@
-from serieskit.model.site import MANIFEST
+from serieskit.model.site import MANIFEST_FILE
 from . import Hit, Rule
 
 
@@ -26,4 +26,4 @@ class FolderSeriesMismatch(Rule):
                       hint=f"move it to series/{s}/ or fix the key")
         elif not s and folder_is_series and isinstance(post.meta.get("title"), str):
             yield Hit(post.fm.end or 1, 1, f"the post is in the series folder series/{post.area}/ "
-                                             f"(it has a {MANIFEST}) but has no `series: {post.area}`")
+                                             f"(it has a {MANIFEST_FILE}) but has no `series: {post.area}`")

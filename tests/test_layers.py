@@ -1,0 +1,72 @@
+"""serieskit's layers: a module imports only from its own layer and the ones below it (README,
+"Where things are"; ARCHITECTURE.md). The order, bottom to top:
+
+    the package's top-level modules (finding, markup, yamlsafe, conventions, sanitize, cssfilter)
+    -> parse -> model -> analysis -> lint -> render -> pipeline -> publish -> lsp
+
+Every import counts, at the top of a module or inside a function."""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PKG = ROOT / "serieskit"
+LAYERS = ["", "parse", "model", "analysis", "lint", "render", "pipeline", "publish", "lsp"]
+
+
+def layer_of(module: str) -> str:
+    """'serieskit.lint.rules.x' -> 'lint'; a top-level module or the package itself -> ''."""
+    parts = module.split(".")[1:]
+    return parts[0] if len(parts) > 1 and parts[0] in LAYERS else ""
+
+
+def imports(path: Path) -> list[tuple[int, str]]:
+    rel = path.relative_to(ROOT).with_suffix("").parts
+    package = list(rel if path.name == "__init__.py" else rel[:-1])
+    if path.name == "__init__.py":
+        package = package[:-1]
+    out = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package[:len(package) - (node.level - 1)]
+                target = ".".join(base + ([node.module] if node.module else []))
+                names = [target + "." + a.name for a in node.names] if node.module is None else [target]
+            elif node.module and node.module.split(".")[0] == "serieskit":
+                names = [node.module] if node.module != "serieskit" else [f"serieskit.{a.name}" for a in node.names]
+            else:
+                continue
+            out += [(node.lineno, n) for n in names]
+        elif isinstance(node, ast.Import):
+            out += [(node.lineno, a.name) for a in node.names if a.name.split(".")[0] == "serieskit"]
+    return out
+
+
+def test_no_layer_imports_one_above_it():
+    wrong = []
+    for path in sorted(PKG.rglob("*.py")):
+        if "fixtures" in path.parts:
+            continue
+        module = ".".join(path.relative_to(ROOT).with_suffix("").parts)
+        mine = LAYERS.index(layer_of(module))
+        for line, target in imports(path):
+            if LAYERS.index(layer_of(target)) > mine:
+                wrong.append(f"{path.relative_to(ROOT)}:{line}: {layer_of(module) or 'serieskit'} imports {target}")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_every_sub_package_is_a_layer():
+    folders = {p.name for p in PKG.iterdir() if p.is_dir() and (p / "__init__.py").is_file()}
+    assert folders == set(LAYERS[1:])
+
+
+def test_the_top_level_is_a_handful():
+    top = sorted(p.name for p in PKG.glob("*.py") if p.name != "__init__.py")
+    assert len(top) <= 6, top
+
+
+def test_the_conventions_know_every_rule_code_without_importing_the_linter():
+    from serieskit.conventions import rule_codes
+    from serieskit.lint.rules import REGISTRY
+    assert rule_codes() == set(REGISTRY)
