@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""What readers get, as Lighthouse (12.2.3, pinned in package.json) scores it on a phone: performance
+"""What readers get, as Lighthouse (12.8.2, pinned in package.json) scores it on a phone: performance
 and accessibility of the home page, each series index and every post.
 
 The site is built (or `--site DIR`, a built site) and served on 127.0.0.1 the way a static host serves
@@ -13,6 +13,12 @@ one run of
 with Lighthouse's own mobile emulation and simulated slow 4G. Printed per page: performance score, total
 blocking time, largest contentful paint, accessibility score (and the audits that fail it), script
 bytes transferred. A benchmark, not a test: the target is accessibility 100 on every page.
+
+Lighthouse 12.8.2, not 12.2.3: up to 12.5 Lighthouse's trace also records style-invalidation tracking
+(`disabled-by-default-devtools.timeline.invalidationTracking`, for layout-shift root causes), which
+slows every style recalculation of the traced page; on these pages one recalculation takes some 30
+times longer with it, and Lighthouse counts that time as blocking time the reader never has. 12.6
+dropped the category; 12.8.2 is the newest release that runs on Node 20 (13.x needs Node 22).
 
     .venv/bin/python scripts/bench_readers.py                      # every page (about 15 s a page)
     .venv/bin/python scripts/bench_readers.py --quick              # home, one series index, one post
