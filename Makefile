@@ -47,12 +47,14 @@ zensical: setup
 	$(PY) scripts/zensical_build.py --strict -d site-zensical
 
 test: setup browser
+	$(VENV)/bin/ruff check --quiet .
 	$(PY) scripts/lint.py
 	$(VENV)/bin/mkdocs build --strict --quiet -d site
 	$(PY) -m pytest
 
 # The suite without the browser and the slow builds and servers (markers: pyproject.toml): a quick loop.
 test-fast: setup
+	$(VENV)/bin/ruff check --quiet .
 	$(PY) -m pytest -m "not browser and not slow" -q
 
 clean:

@@ -50,7 +50,7 @@ def backtick_runs(n: int) -> str:
 
 
 def figures_and_links(n: int) -> str:
-    return HEAD + "".join(f"![图](assets/fig.svg)  \n图注 [链接](solo.md)\n\n" for _ in range(n))
+    return HEAD + "".join("![图](assets/fig.svg)  \n图注 [链接](solo.md)\n\n" for _ in range(n))
 
 
 def big(n_bytes: int) -> str:

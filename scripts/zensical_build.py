@@ -100,7 +100,7 @@ def staged_config(text: str, nav: list, root: Path = ROOT, report_file: Path | N
         elif key == "markdown_extensions":
             # the extension draws with its own drawer and writes its reports where this script reads them
             options = yaml.safe_dump({"root": str(root), "report": str(report_file or "")}, default_flow_style=True).strip()
-            block = re.sub(r"(?m)^(\s*- serieskit\.publish\.mdext)\s*$", lambda m: f"{m.group(1)}: {options}", block, count=1)
+            block = re.sub(r"(?m)^(\s*- serieskit\.publish\.mdext)\s*$", lambda m, o=options: f"{m.group(1)}: {o}", block, count=1)
         elif key == "extra_javascript" and browser:
             block = block.rstrip("\n") + "\n" + "".join(f"  - {s}\n" for s in BROWSER_SCRIPTS)
         elif key == "theme":

@@ -19,7 +19,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = os.environ.get("SERIES_CHROMIUM", "/usr/bin/chromium")
-TODAY = dt.datetime.now(tz=dt.timezone.utc).date()   # the browser suite's build date (SOURCE_DATE_EPOCH)
+TODAY = dt.datetime.now(tz=dt.UTC).date()   # the browser suite's build date (SOURCE_DATE_EPOCH)
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                  "--disable-sync", "--disable-quic", "--no-first-run"]
 DESKTOP = {"width": 1280, "height": 800}
@@ -28,7 +28,6 @@ PHONE = {"width": 390, "height": 844}
 
 # --- the site ----------------------------------------------------------------------------------------
 from drawings import DRAWING_SCRIPTS  # noqa: E402  (what a page drawn by the build never loads)
-from sitebuild import HOSTS  # noqa: E402  (the two builds of the same sources)
 
 
 def build_site(out: Path, project: Path = ROOT, today: dt.date | None = None, site_url: str | None = None,
@@ -41,7 +40,7 @@ def build_site(out: Path, project: Path = ROOT, today: dt.date | None = None, si
         env["SITE_URL"] = site_url
     if today is not None:
         env["SOURCE_DATE_EPOCH"] = str(int(dt.datetime(today.year, today.month, today.day,
-                                                       tzinfo=dt.timezone.utc).timestamp()))
+                                                       tzinfo=dt.UTC).timestamp()))
     if host == "zensical":
         args = [sys.executable, str(ROOT / "scripts" / "zensical_build.py"), "--root", str(project), "-d", str(out)]
     else:
@@ -159,7 +158,7 @@ class SiteServer:
         self.base = self.origin + "/"
         self._thread = threading.Thread(target=self.httpd.serve_forever, name=f"site-{self.port}", daemon=True)
 
-    def __enter__(self) -> "SiteServer":
+    def __enter__(self) -> SiteServer:
         self._thread.start()
         return self
 

@@ -60,7 +60,7 @@ def diagrams(page: str) -> list[Diagram]:
         links = [(a.attributes.get("href") or a.attributes.get("xlink:href") or "", a.text(strip=True))
                  for a in svg.css("a")]
 
-        def named(attr: str) -> str:
+        def named(attr: str, svg=svg) -> str:
             ref = svg.attributes.get(attr)
             el = next((n for n in svg.css("title, desc") if ref and n.attributes.get("id") == ref), None)
             return el.text(strip=True) if el is not None else ""

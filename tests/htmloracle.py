@@ -56,7 +56,7 @@ def active(html: str) -> list[str]:
                 found.append(f"{tag} {name}=")
             elif name in URL_ATTRS:
                 # the URL parser drops leading/trailing C0 controls and spaces, and tabs/newlines anywhere
-                url = re.sub(r"[\t\n\r]", "", value).strip("\x00-\x20 ").lower()
+                url = re.sub(r"^[\x00-\x20]+|[\x00-\x20]+$", "", re.sub(r"[\t\n\r]", "", value)).lower()
                 url = re.sub(r"^[\x00-\x20]+", "", url)
                 if url.startswith(SCRIPT_SCHEMES):
                     found.append(f"{tag} {name}={value!r}")

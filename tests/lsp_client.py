@@ -7,7 +7,6 @@ from __future__ import annotations
 import itertools
 import json
 import os
-import queue
 import subprocess
 import sys
 import threading

@@ -51,13 +51,13 @@ def test_serve_shows_each_problem_and_recovers(server):
         made = corpus.apply(case, proj)
         try:
             if case.valid:
-                def rendered():
+                def rendered(case=case):
                     status, page = server.get(case.page)
                     ok = status == 200 and all(t in page for texts in case.render.values() for t in texts)
                     return ok and box_items(page) is None
                 server.wait(f"{case.name}: {case.page} rendered without findings", rendered)
             else:
-                def shown():
+                def shown(case=case):
                     status, page = server.get(case.page)
                     items = box_items(page) if status == 200 else None
                     errors = [(p, ln, c) for sev, p, ln, c in items or [] if sev == "error"]
@@ -66,7 +66,7 @@ def test_serve_shows_each_problem_and_recovers(server):
                 assert errors, case.name
                 made += corpus.fix(case, proj)
 
-                def recovered():
+                def recovered(case=case):
                     status, page = server.get(case.page)
                     return status == 200 and box_items(page) is None and all(t in page for t in case.fixed_shows)
                 server.wait(f"{case.name}: {case.page} recovered after the repair", recovered)

@@ -2,7 +2,6 @@
 line and column of each; bad set-up (no node_modules, broken manifest or conventions) gets one clear
 sentence, never a traceback; the real site builds strictly."""
 import re
-import shutil
 
 import drawings
 from sitebuild import ROOT, build, make_project
@@ -76,7 +75,7 @@ def test_editing_the_palette_changes_css_and_lint_together(tmp_path):
     proj = make_project(tmp_path)
     conv = proj / "conventions.yml"
     conv.write_text(conv.read_text(encoding="utf-8").replace("#DBEAFE", "#DBEAFF"), encoding="utf-8")
-    r = build(proj, tmp_path / "out", strict=False)
+    build(proj, tmp_path / "out", strict=False)
     css = (tmp_path / "out" / "assets" / "stylesheets" / "palette.css").read_text(encoding="utf-8")
     assert "--series-blue-fill: #DBEAFF;" in css
     assert "--md-mermaid-node-bg-color: #DBEAFF;" in css          # the default node (default_node: blue)

@@ -211,9 +211,9 @@ def test_staleness_uses_the_given_date_or_source_date_epoch(tmp_path, monkeypatc
     root = make_site(tmp_path)
     late = dt.date(2027, 1, 1)
     assert [f.code for f in lint(load_site(root, today=late))] == ["TML003"]
-    monkeypatch.setenv("SOURCE_DATE_EPOCH", str(int(dt.datetime(2027, 1, 1, tzinfo=dt.timezone.utc).timestamp())))
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", str(int(dt.datetime(2027, 1, 1, tzinfo=dt.UTC).timestamp())))
     assert [f.code for f in lint(load_site(root))] == ["TML003"]
-    monkeypatch.setenv("SOURCE_DATE_EPOCH", str(int(dt.datetime(2026, 6, 1, tzinfo=dt.timezone.utc).timestamp())))
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", str(int(dt.datetime(2026, 6, 1, tzinfo=dt.UTC).timestamp())))
     assert lint(load_site(root)) == []
 
 

@@ -11,7 +11,6 @@ import random
 import re
 
 import pytest
-import yaml
 
 from conftest import ROOT
 from serieskit.parse import frontmatter as F

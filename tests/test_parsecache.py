@@ -199,7 +199,7 @@ def test_a_rule_that_reads_more_than_the_post_is_not_kept(tmp_path, monkeypatch)
 
 def test_the_hits_of_a_severity_switch_and_a_suppression_are_applied_fresh(tmp_path):
     root = make_site(tmp_path)
-    post = _typo_post(root)
+    _typo_post(root)
     assert any(c == "TYP001" for _, _, c in _codes(cli(root)[1]))
     manifest = root / "series" / "demo" / "series.yml"
     original = manifest.read_text(encoding="utf-8")

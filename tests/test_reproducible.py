@@ -19,7 +19,7 @@ STALE = "可能已过时"
 
 
 def epoch_of(day: dt.date) -> str:
-    return str(int(dt.datetime(day.year, day.month, day.day, 12, tzinfo=dt.timezone.utc).timestamp()))
+    return str(int(dt.datetime(day.year, day.month, day.day, 12, tzinfo=dt.UTC).timestamp()))
 
 
 def site_files(site: Path) -> dict[str, bytes]:
@@ -64,7 +64,7 @@ def test_two_builds_of_the_real_site_are_byte_identical(tmp_path):
         if rel.endswith((".html", ".xml", ".json", "_headers")):
             text = data.decode("utf-8")
             assert str(tmp_path) not in text and str(ROOT) not in text, rel
-    day = dt.datetime.fromtimestamp(int(EPOCH), dt.timezone.utc).date().isoformat()
+    day = dt.datetime.fromtimestamp(int(EPOCH), dt.UTC).date().isoformat()
     sitemap = files["sitemap.xml"].decode()
     assert set(re.findall(r"<lastmod>([^<]+)</lastmod>", sitemap)) == {day}
     with gzip.open(tmp_path / "site1" / "sitemap.xml.gz") as fh:

@@ -4,7 +4,6 @@ names the file or the install command, never a traceback. The reader's side is i
 tests/test_search_browser.py."""
 from __future__ import annotations
 
-from pathlib import Path
 
 from sitebuild import ROOT, build, make_project
 
@@ -60,7 +59,7 @@ def test_segmentation_marks_only_text_and_metadata(tmp_path):
     search.segment_pages(pages, staged)
     out = (staged / "a" / "index.html").read_text(encoding="utf-8")
     z = "\u200b"
-    assert f'id="全双工对话"' in out and 'href="#全双工对话"' in out, "ids and links stay as built"
+    assert 'id="全双工对话"' in out and 'href="#全双工对话"' in out, "ids and links stay as built"
     assert f'data-pagefind-meta="terms:全{z}双{z}工{z}对话, RVQ"' in out
     assert f">全{z}双{z}工{z}对话{z}的{z}延迟</h2>" in out and "KV cache" in out
     assert out.replace(z, "") == page

@@ -12,7 +12,6 @@
 from __future__ import annotations
 
 import datetime as dt
-from pathlib import Path
 
 import pytest
 
@@ -20,7 +19,7 @@ from browser_harness import DESKTOP, HOSTS, PHONE, ROOT, SiteServer, build_site
 from search_harness import PAGEFIND_TOP, TOP, load_queries, precision_at, slug_of
 from serieskit.model.loader import load_site
 
-TODAY = dt.datetime.now(tz=dt.timezone.utc).date()
+TODAY = dt.datetime.now(tz=dt.UTC).date()
 SITE = load_site(ROOT, today=TODAY)
 MIN_CONTRAST = 4.5
 

@@ -354,7 +354,7 @@ def test_one_table_describes_the_generated_pages(site):
     nav_titles = re.findall(r'<a href="[^"]*" class="md-nav__link">\s*<span class="md-ellipsis">\s*([^<]+?)\s*</span>', home)
     for p in lists:
         page = site / p.path.removesuffix(".md") / "index.html"
-        assert f"<h1" in page.read_text(encoding="utf-8") and p.title in page.read_text(encoding="utf-8")
+        assert "<h1" in page.read_text(encoding="utf-8") and p.title in page.read_text(encoding="utf-8")
     order = [t for t in nav_titles if t in {p.title for p in lists} | {"性能", "关于"}]
     assert order[:len(lists) + 2] == [p.title for p in lists] + ["性能", "关于"], order
     assert SERIES_NAV in (ROOT / "mkdocs.yml").read_text(encoding="utf-8")

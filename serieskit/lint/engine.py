@@ -8,8 +8,7 @@ series manifest's switch do not silence or lower them (SPEC001 and MAN001 report
 """
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from serieskit.conventions import Conventions
 from serieskit.model.site import SERIES_DIR, Finding, Post, Series, Site

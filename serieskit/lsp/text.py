@@ -118,7 +118,7 @@ class Text:
         m = WORD.match(self.text, at, end)
         return m.end() if m else at
 
-    def apply(self, start: tuple[int, int] | None, end: tuple[int, int] | None, new: str, encoding: str) -> "Text":
+    def apply(self, start: tuple[int, int] | None, end: tuple[int, int] | None, new: str, encoding: str) -> Text:
         """The text after an LSP content change (no range: the whole text replaced)."""
         if start is None or end is None:
             return Text(new)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import datetime as dt
 import time
 from pathlib import Path, PurePosixPath
-from typing import Iterable
+from collections.abc import Iterable
 
 from serieskit.lint.engine import lint
 from serieskit.lint.fix import MAX_FIX_ROUNDS, apply_edits

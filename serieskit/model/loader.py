@@ -34,11 +34,11 @@ def today_from_env(explicit: dt.date | None = None) -> dt.date:
     epoch = os.environ.get("SOURCE_DATE_EPOCH")
     if epoch is not None:
         try:
-            return dt.datetime.fromtimestamp(int(epoch), tz=dt.timezone.utc).date()
+            return dt.datetime.fromtimestamp(int(epoch), tz=dt.UTC).date()
         except (ValueError, OverflowError, OSError):
             raise ConfigError("SOURCE_DATE_EPOCH", f"`{epoch}` is not a time in whole seconds since "
                                                    f"1970-01-01 UTC (e.g. `git log -1 --format=%ct`); fix or unset it")
-    return dt.datetime.now(tz=dt.timezone.utc).date()
+    return dt.datetime.now(tz=dt.UTC).date()
 
 
 def _yaml_lines(text: str) -> tuple[object, dict[str, int], list[int]]:

@@ -15,7 +15,7 @@ from pathlib import Path
 from urllib.parse import unquote
 
 from serieskit.parse import frontmatter as fmmod
-from serieskit.finding import Edit, Finding
+from serieskit.finding import Finding
 from .schema import DATE_RE, SLUG_RE
 from serieskit.conventions import Conventions
 from serieskit.parse.markdown import Body, parse_body

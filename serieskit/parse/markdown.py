@@ -278,7 +278,7 @@ def _find_run(text: str, length: int) -> int:
     return -1
 
 
-def _mask_span(body: "Body", span: tuple[int, int, int], mid: list[int], end_line: int, end: int) -> None:
+def _mask_span(body: Body, span: tuple[int, int, int], mid: list[int], end_line: int, end: int) -> None:
     """Blank out a code span that opened at `span` and closes before index `end` of `end_line`: its
     lines' prose, and the links and images recorded inside it."""
     line, start, _ = span

@@ -105,7 +105,7 @@ class _Tooltips(Postprocessor):
 class _Publish(Postprocessor):
     """The output gate, then the drawings: the last thing done to a page's HTML."""
 
-    def __init__(self, md, ext: "SeriesExtension"):
+    def __init__(self, md, ext: SeriesExtension):
         super().__init__(md)
         self.ext = ext
 

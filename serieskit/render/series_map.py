@@ -67,7 +67,7 @@ class Place:
         if self.post is not None:
             short = SHORT_CUT.split(self.post.short_title, 1)[0].strip() or self.post.short_title
         else:
-            short = re.split(r"[：:]", short, 1)[0].strip() or short
+            short = re.split(r"[：:]", short, maxsplit=1)[0].strip() or short
         short = SPACES.sub(" ", short)
         if len(short) > LABEL_MAX:
             cut = short[:LABEL_MAX]

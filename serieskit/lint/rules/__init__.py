@@ -17,7 +17,7 @@ import pkgutil
 import re
 import textwrap
 from pathlib import Path
-from typing import Iterable
+from collections.abc import Iterable
 
 from serieskit.model.site import Edit, Finding
 from serieskit.model.schema import fill_doc

@@ -1,7 +1,6 @@
 from serieskit.analysis.lead import banner
 from serieskit.model.site import Edit
 from . import Hit, Rule
-from .tml001_banner_missing import is_timely
 
 
 class BannerDate(Rule):
