@@ -90,13 +90,15 @@ def on_nav(nav, config, files):
 
 def on_env(env, config, files):
     state = session.current
+    if session.serve_cache is not None:
+        # before any template is loaded (the CSP below loads the theme's): Jinja leaves a bytecode cache
+        # set after loading undefined
+        env.bytecode_cache = session.serve_cache.bytecode
     try:
         state.allowed = set(csp.theme_scripts(env, config).values())
     except RuntimeError as exc:
         raise PluginError(str(exc))
     state.policy = csp.policy(state.allowed)
-    if session.serve_cache is not None:
-        env.bytecode_cache = session.serve_cache.bytecode
     return env
 
 
