@@ -1,4 +1,4 @@
-"""The adapter's reliances on MkDocs internals, all of them, in one place (tests/test_upstream.py pins
+"""The adapter's reliances on MkDocs and Material internals, all of them, in one place (tests/test_upstream.py pins
 each, so that an upgrade that changes one fails loudly, not silently).
 
 1. `LiveReloadServer._inject_js_into_html(content, epoch)` (`wrap_livereload`): `mkdocs serve` adds
@@ -13,6 +13,26 @@ each, so that an upgrade that changes one fails loudly, not silently).
      hooks/serve_cache.py, which restores what a conversion leaves on the page, including the private
      `Page._title_from_render`, and replays the conversion's log records (so `--strict` counts them),
      and the output gate's report of the page (serieskit/publish/mdext.py).
+
+Reliances that are not code here but that the adapter's behaviour depends on, each with its pin:
+
+3. Copied Material templates: `overrides/partials/header.html` is Material's header with the search
+   block swapped (pin: test_the_header_override_is_materials_header_but_for_the_search_block), and the
+   CSP hashes the theme's inline scripts from the partials Material ships
+   (pin: test_the_themes_inline_script_partials_are_where_the_policy_reads_them).
+4. `Page.previous_page` / `Page.next_page` set in on_nav (hooks/navigation.py): MkDocs documents them
+   as attributes of a page, not as settable; Material's footer reads them (pin: tests/test_site.py,
+   the footer links of a post are its series neighbours).
+5. The strict gate (hooks/gate.py): `mkdocs build -q` sets the `mkdocs` logger to ERROR, which would drop
+   the warnings that `--strict` counts; in strict mode the gate sets it back to WARNING (pin:
+   tests/test_strict_gate.py).
+6. The serve memo's restore set (2., hooks/serve_cache.py): what a conversion leaves on a `Page`
+   (`content`, `toc`, `meta`, `_title_from_render`, the log records) (pin:
+   test_page_render_is_what_the_render_wrapper_replaces_and_restores and tests/test_serve_incremental.py).
+
+The Zensical adapter (scripts/zensical_build.py) has its own, listed in its docstring: Material's
+stylesheet found by glob (`templates/assets/stylesheets/main.*.min.css`, for the search box's rules),
+Zensical's template layout and its log format (pins: tests/test_zensical.py).
 
 Outside this adapter, one copy of Material's internals: `serieskit/publish/draw/material-mermaid.css` is the
 stylesheet Material's bundle passes to mermaid as `themeCSS` (a string in

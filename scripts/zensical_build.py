@@ -22,6 +22,12 @@ MkDocs hooks. This is the second thin adapter over the engine, beside hooks/ for
    (serieskit/publish/csp.py, the theme's inline scripts hashed from Zensical's own partials), `_headers`,
    the Atom feeds (serieskit/publish/feed.py) and the Pagefind index (serieskit/publish/searchindex.py).
 
+What this relies on beyond Zensical's documented interface (pinned at zensical==0.0.73 in
+pyproject.toml; tests/test_zensical.py fails when one changes): Material's stylesheet found by glob in
+the installed `material` package (`templates/assets/stylesheets/main.*.min.css`, for the search box's
+rules); Zensical's template layout (the partials whose inline scripts the CSP hashes); and the format
+of its log lines (`zensical_log` sorts its link-check warnings from the rest).
+
 Zensical is optional: `pip install -e '.[zensical]'` (make zensical does). Without it this says so
 and the MkDocs path is untouched.
 """
