@@ -86,7 +86,7 @@ def test_a_control_character_in_the_frontmatter_is_fmt001_at_its_place(tmp_path)
 
 
 def test_nesting_depth_counts_indentation_and_markers_not_thematic_breaks(tmp_path):
-    from serieskit.parse.markdown import MAX_NESTING, nesting
+    from serieskit.parse.syntax import MAX_NESTING, nesting
     assert nesting("- - - x")[0] == 3 and nesting("        - x")[0] == 3 and nesting("> > - x")[0] == 3
     assert nesting("- - - - - -")[0] == 0 and nesting("* * *")[0] == 0 and nesting("1. 2) x")[0] == 2
     assert nesting("- " * (MAX_NESTING + 1) + "x") == (MAX_NESTING + 1, 2 * MAX_NESTING + 1)

@@ -186,7 +186,8 @@ def test_body_parser_fast_paths_equal_the_full_path():
 
 def _reference_answers(lines: list[str], first: int) -> list:
     """What the parser asks the Lookahead, answered by scanning the lines after each one (its definition)."""
-    from serieskit.parse.markdown import BACKTICKS, FENCE_CLOSE
+    from serieskit.parse.inline import BACKTICKS
+    from serieskit.parse.syntax import FENCE_CLOSE
     n, start = len(lines), max(first - 1, 0)
     blank = [not line or line.isspace() for line in lines]
     runs = [{len(r) for r in BACKTICKS.findall(line)} for line in lines]
@@ -215,7 +216,7 @@ def _reference_answers(lines: list[str], first: int) -> list:
 def test_lookahead_answers_what_a_scan_of_the_later_lines_finds():
     """The Lookahead keeps only the lines that matter and answers by binary search; on every post of the
     repository and 3,000 generated bodies its answers are those of scanning the later lines."""
-    from serieskit.parse.markdown import Lookahead
+    from serieskit.parse.inline import Lookahead
     corpus = [p.read_bytes().decode("utf-8", "replace").split("\n") for p in POSTS]
     corpus += list(_markdown_corpus(3000))
     for k, lines in enumerate(corpus):
@@ -231,7 +232,7 @@ def test_lookahead_answers_what_a_scan_of_the_later_lines_finds():
 def test_bracket_pairs_found_with_find_equal_the_escape_aware_regex_scan():
     """markdown._matches finds brackets with str.find and skips those after an odd run of backslashes;
     the plain definition scans with `\\\\.|[()]` (an escape eats the next character)."""
-    from serieskit.parse.markdown import _matches
+    from serieskit.parse.inline import _matches
 
     def plain(s, opener, closer):
         stack, out = [], {}
@@ -250,7 +251,7 @@ def test_bracket_pairs_found_with_find_equal_the_escape_aware_regex_scan():
 
 
 def test_heading_shortcut_equals_the_heading_pattern():
-    from serieskit.parse.markdown import heading
+    from serieskit.parse.syntax import heading
     r = random.Random(5)
     parts = ["#", "##", "###", "#######", " ", "  ", "\t", "x", "标题", "\u3000", "# ", " #", "\\#", "`"]
     shortcut = 0

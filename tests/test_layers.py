@@ -61,9 +61,12 @@ def test_every_sub_package_is_a_layer():
     assert folders == set(LAYERS[1:])
 
 
-def test_the_top_level_is_a_handful():
+def test_the_top_level_is_a_handful_and_no_module_is_long():
     top = sorted(p.name for p in PKG.glob("*.py") if p.name != "__init__.py")
     assert len(top) <= 6, top
+    long = [f"{p.relative_to(ROOT)}: {n} lines" for p in PKG.rglob("*.py")
+            if "fixtures" not in p.parts and (n := len(p.read_text(encoding="utf-8").splitlines())) > 500]
+    assert not long, long
 
 
 def test_the_conventions_know_every_rule_code_without_importing_the_linter():

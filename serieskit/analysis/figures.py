@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from serieskit.parse.markdown import HEADING, LIST_ITEM, Image
+from serieskit.parse.syntax import HEADING, LIST_ITEM, Image
 from serieskit.model.site import Post
 
 GOOD_TAIL = "  "

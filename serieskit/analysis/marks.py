@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from serieskit.model.site import Edit
+from serieskit.finding import Edit
 
 PAIRS = {"（": "）", "《": "》", "「": "」", "『": "』", "【": "】"}
 CLOSERS = {v: k for k, v in PAIRS.items()}

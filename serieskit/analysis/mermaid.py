@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass, field
 
 from serieskit.conventions import norm_hex
-from serieskit.parse.markdown import Fence
+from serieskit.parse.syntax import Fence
 from serieskit.model.site import Post
 
 CSS_NAMED = frozenset("""aliceblue antiquewhite aqua aquamarine azure beige bisque black blanchedalmond blue

@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 
 from serieskit.conventions import Conventions
-from serieskit.parse.markdown import Heading, Table
+from serieskit.parse.syntax import Heading, Table
 from serieskit.model.site import Post
 
 DIGITS = "零一二三四五六七八九"

@@ -10,7 +10,8 @@ import stat
 import tempfile
 from pathlib import Path
 
-from serieskit.model.site import Edit, Finding, Post
+from serieskit.finding import Edit
+from serieskit.model.site import Finding, Post
 
 
 MAX_FIX_ROUNDS = 5   # a fix can reveal another (the CLI and the editor's "fix all" run this many rounds at most)

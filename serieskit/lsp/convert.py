@@ -9,7 +9,8 @@ from lsprotocol import types as T
 
 from serieskit.lint.cli import UsageError, explain
 from serieskit.lint.fix import applicable
-from serieskit.model.site import Edit, Finding
+from serieskit.finding import Edit
+from serieskit.model.site import Finding
 from .text import Text
 
 SOURCE = "series-lint"                       # what the editor shows as the diagnostics' origin

@@ -18,7 +18,8 @@ from serieskit.parse import frontmatter as fmmod
 from serieskit.finding import Finding
 from .schema import DATE_RE, SLUG_RE
 from serieskit.conventions import Conventions
-from serieskit.parse.markdown import Body, parse_body
+from serieskit.parse.syntax import Body
+from serieskit.parse.markdown import parse_body
 from .pagetable import SITE_PAGES
 
 SERIES_DIR = "series"

@@ -36,14 +36,15 @@ import tempfile
 from pathlib import Path
 
 from serieskit.finding import Edit, Finding
+
 from .frontmatter import Frontmatter
-from .markdown import Body, Comment, DeepBlock, Fence, Heading, Image, Link, Table
+from .syntax import Body, Comment, DeepBlock, Fence, Heading, Image, Link, Table
 
 CACHE_DIR = Path(".cache") / "series-lint"
 CACHE_FILE = "parsed.json"
 HIT_FILE = "hits.json"
-PARSER_MODULES = ("parse/markdown.py", "parse/frontmatter.py", "model/site.py", "analysis/figures.py",
-                  "analysis/lead.py", "analysis/mermaid.py", "parse/parsecache.py", "yamlsafe.py")
+PARSER_MODULES = ("parse/markdown.py", "parse/syntax.py", "parse/inline.py", "parse/frontmatter.py", "model/site.py",
+                  "analysis/figures.py", "analysis/lead.py", "analysis/mermaid.py", "parse/parsecache.py", "yamlsafe.py")
 
 
 def _project(root: Path) -> bytes:
@@ -60,6 +61,7 @@ def parser_key(root: Path) -> str:
 
 def hits_key(root: Path) -> str:
     from importlib.metadata import version
+
     from serieskit.conventions import CONVENTIONS_FILE
     h = hashlib.sha256(sys.version.encode() + b"\0" + _project(root))
     here = Path(__file__).resolve().parents[1]     # serieskit/

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from serieskit.analysis.figures import figures
 from serieskit.analysis.lead import QUOTE_PREFIX, banner, sister_line
-from serieskit.parse.markdown import MAX_NESTING
+from serieskit.parse.syntax import MAX_NESTING
 from serieskit.analysis.mermaid import analyse, mermaid_fences
 from serieskit.model.site import GlossaryEntry, Post, Site
 from serieskit.markup import Markup, html, join, md_text

@@ -19,7 +19,8 @@ import textwrap
 from pathlib import Path
 from collections.abc import Iterable
 
-from serieskit.model.site import Edit, Finding
+from serieskit.finding import Edit
+from serieskit.model.site import Finding
 from serieskit.model.schema import fill_doc
 
 SEVERITIES = ("info", "warning", "error")

@@ -1,5 +1,5 @@
 from serieskit.analysis.figures import GOOD_TAIL, figures
-from serieskit.model.site import Edit
+from serieskit.finding import Edit
 from . import Hit, Rule
 
 

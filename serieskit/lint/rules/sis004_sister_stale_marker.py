@@ -1,5 +1,6 @@
 from serieskit.analysis.lead import sister_line
-from serieskit.model.site import Edit, nfkc
+from serieskit.finding import Edit
+from serieskit.model.site import nfkc
 from . import Hit, Rule
 
 

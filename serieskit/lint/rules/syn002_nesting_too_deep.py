@@ -1,4 +1,4 @@
-from serieskit.parse.markdown import MAX_NESTING
+from serieskit.parse.syntax import MAX_NESTING
 from . import Hit, Rule
 
 

@@ -1,5 +1,5 @@
 from serieskit.analysis.lead import banner
-from serieskit.model.site import Edit
+from serieskit.finding import Edit
 from . import Hit, Rule
 
 

@@ -1,7 +1,7 @@
 import functools
 import re
 
-from serieskit.model.site import Edit
+from serieskit.finding import Edit
 from serieskit.analysis.prose import cited_lines, line_col, line_segments, word_positions
 from . import Hit, Rule
 

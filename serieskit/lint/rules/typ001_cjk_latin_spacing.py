@@ -2,7 +2,7 @@ import re
 
 import autocorrect_py
 
-from serieskit.model.site import Edit
+from serieskit.finding import Edit
 from serieskit.analysis.prose import own_prose
 from . import Hit, Rule
 

@@ -1,6 +1,6 @@
 import re
 
-from serieskit.model.site import Edit
+from serieskit.finding import Edit
 from serieskit.analysis.prose import own_prose
 from . import Hit, Rule
 
