@@ -12,7 +12,7 @@ The convention engine (serieskit/) does the work and imports no MkDocs; this fol
     upstream.py     every reliance on MkDocs internals, with the reason (pinned by tests/test_upstream.py)
 
 The engine's host-neutral parts live in serieskit/ (the policy: serieskit/publish/csp.py; the index:
-serieskit/publish/searchindex.py), so another host can use them too. The speed-ups are on unless SERIES_SPEEDUPS=0 (hooks/speedups.py).
+serieskit/publish/searchindex.py), so another host can use them too. The speed-ups are on unless SERIES_SPEEDUPS=0 (hooks/serieshooks/speedups.py).
 """
 from __future__ import annotations
 
@@ -30,17 +30,11 @@ from serieskit.lint import report  # noqa: E402
 from serieskit.conventions import ConfigError  # noqa: E402
 from serieskit.publish.draw import Unavailable  # noqa: E402
 
-# hooks/ is on sys.path only while MkDocs imports this file: its modules are imported here, at the top.
-import context  # noqa: E402
 from serieskit.publish import csp  # noqa: E402
-import drawing  # noqa: E402
-import gate  # noqa: E402
-import generated  # noqa: E402
-import navigation  # noqa: E402
-import search  # noqa: E402
-import speedups  # noqa: E402
-import upstream  # noqa: E402
-from state import BuildState, Process  # noqa: E402
+
+# hooks/ is on sys.path only while MkDocs imports this file: the adapter's package is imported here.
+from serieshooks import context, drawing, gate, generated, navigation, search, speedups, upstream  # noqa: E402
+from serieshooks.state import BuildState, Process  # noqa: E402
 
 # The one state object, for the life of the process (one build, or one serve session of many).
 session = Process()

@@ -2,7 +2,7 @@
 """Search: what it costs a reader, and how well it finds, beside what a user would pick instead.
 
 Two variants of the same pages, built and served side by side:
-  site       this site: Pagefind's static index (hooks/search.py), fetched only when the reader searches,
+  site       this site: Pagefind's static index (hooks/serieshooks/search.py), fetched only when the reader searches,
              a few fragments per query (docs/assets/javascripts/search.js);
   material   stock Material for MkDocs with its own search plugin (lunr, Chinese segmented by jieba
              with the glossary as the user dictionary): the same posts as plain pages.

@@ -7,7 +7,7 @@ Like mkdocs.commands.serve: one process, the plugins' on_startup(command="serve"
 each (re)build a fresh config from mkdocs.yml with the serve URL as site_url, built into one
 temporary site directory. After each build the site directory is copied to OUT/<k>/site and the
 project's state to OUT/<k>/project (so a fresh build of that state can be compared); the hits of
-the serve cache (hooks/serve_cache.py, the hook's `session.serve_cache`) go to OUT/<k>/cache.json. The edits are in EDITS below.
+the serve cache (hooks/serieshooks/serve_cache.py, the hook's `session.serve_cache`) go to OUT/<k>/cache.json. The edits are in EDITS below.
 """
 from __future__ import annotations
 

@@ -73,3 +73,11 @@ def test_the_conventions_know_every_rule_code_without_importing_the_linter():
     from serieskit.conventions import rule_codes
     from serieskit.lint.rules import REGISTRY
     assert rule_codes() == set(REGISTRY)
+
+
+def test_the_mkdocs_adapter_is_one_entry_file_and_one_package():
+    """MkDocs imports hooks/series.py with hooks/ on sys.path; the adapter's other modules live in the
+    package `serieshooks`, so none is imported under a bare, clashing name (`state`, `search`, ...)."""
+    hooks = ROOT / "hooks"
+    assert sorted(p.name for p in hooks.glob("*.py")) == ["series.py"]
+    assert (hooks / "serieshooks" / "__init__.py").is_file()

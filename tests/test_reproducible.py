@@ -128,7 +128,7 @@ def test_a_malformed_source_date_epoch_is_an_error_not_the_calendar(tmp_path):
 
 
 def test_the_speedups_switch_changes_nothing_in_the_site(tmp_path):
-    """SERIES_SPEEDUPS=0 (hooks/speedups.py: no gc.freeze, no serve memo) builds the same bytes."""
+    """SERIES_SPEEDUPS=0 (hooks/serieshooks/speedups.py: no gc.freeze, no serve memo) builds the same bytes."""
     proj = make_project(tmp_path)
     assert build(proj, tmp_path / "on").returncode == 0
     r = mkdocs(proj, "build", "--strict", "-d", str(tmp_path / "off"), SERIES_SPEEDUPS="0")

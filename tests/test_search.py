@@ -1,4 +1,4 @@
-"""The search index as the build writes it: `mkdocs build` indexes the site itself (hooks/search.py);
+"""The search index as the build writes it: `mkdocs build` indexes the site itself (hooks/serieshooks/search.py);
 what the indexer cannot read, or an indexer that is not installed, stops the build with a message that
 names the file or the install command, never a traceback. The reader's side is in
 tests/test_search_browser.py."""

@@ -1,4 +1,4 @@
-"""`mkdocs serve` converts again only what an edit touched (hooks/serve_cache.py), and
+"""`mkdocs serve` converts again only what an edit touched (hooks/serieshooks/serve_cache.py), and
 what it serves is exactly what a full build gives.
 
 One serve session (tests/serve_session.py: MkDocs' serve loop without the HTTP server) builds the

@@ -1,4 +1,4 @@
-"""The private upstream internals the adapter relies on, all listed in hooks/upstream.py with the
+"""The private upstream internals the adapter relies on, all listed in hooks/serieshooks/upstream.py with the
 reasons, each pinned here so that an upgrade that changes one fails loudly instead of silently:
 
 1. `mkdocs.livereload.LiveReloadServer._inject_js_into_html(content, epoch)` (`wrap_livereload`): the
@@ -11,7 +11,7 @@ reasons, each pinned here so that an upgrade that changes one fails loudly inste
 And three public-but-versioned facts: the Material partials of serieskit/publish/csp.py THEME_SCRIPTS exist and
 each holds one inline script; overrides/partials/header.html is Material's header with one block
 changed (Material shows its header search box only with its own search plugin, which downloads its
-whole index on every first visit; the site's box searches the Pagefind index, hooks/search.py);
+whole index on every first visit; the site's box searches the Pagefind index, hooks/serieshooks/search.py);
 serieskit/publish/draw/material-mermaid.css is the stylesheet Material's bundle gives mermaid (`themeCSS`),
 so that the diagrams the build draws look as Material drew them.
 """
@@ -19,14 +19,12 @@ from __future__ import annotations
 
 import inspect
 import re
-import sys
 from pathlib import Path
 
 from mkdocs.livereload import LiveReloadServer
 
 from sitebuild import ROOT
 
-sys.path.insert(0, str(ROOT / "hooks"))
 from serieskit.publish import csp  # noqa: E402
 
 
@@ -47,7 +45,7 @@ def test_page_render_is_what_the_render_wrapper_replaces_and_restores():
     # what a conversion leaves on the page, all of which the serve memo restores on a hit
     for attr in ("self.content", "self.toc", "self._title_from_render", "self.present_anchor_ids",
                  "self.links_to_anchors"):
-        assert attr in source, f"Page.render no longer sets {attr}: update hooks/upstream.py _memoised"
+        assert attr in source, f"Page.render no longer sets {attr}: update hooks/serieshooks/upstream.py _memoised"
     page_source = inspect.getsource(Page)
     assert "if self._title_from_render:" in page_source and "return self._title_from_render" in page_source
     # MkDocs calls the page's render (an instance attribute wins) between on_page_markdown and on_page_content

@@ -1,5 +1,5 @@
 """Which files under series/ become files of the site, and with what bytes: the one publishing policy
-both hosts apply (hooks/generated.py for MkDocs, serieskit/publish/sources.py for Zensical).
+both hosts apply (hooks/serieshooks/generated.py for MkDocs, serieskit/publish/sources.py for Zensical).
 
 A file that is not a post, a manifest or a glossary is published only when its type is allowed:
 

@@ -2,7 +2,7 @@
 dates, tags, series position, reading time) and of its previous / next links inside its series.
 
 The page templates (overrides/partials/series-post-header.html and series-nav.html) print it: the
-MkDocs adapter passes it as the template context's `series_post` (hooks/context.py); a host that
+MkDocs adapter passes it as the template context's `series_post` (hooks/serieshooks/context.py); a host that
 runs no plugins gets the same partials rendered into the page's source (serieskit/publish/sources.py).
 Values are plain text: the templates escape them.
 """

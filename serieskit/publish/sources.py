@@ -1,6 +1,6 @@
 """The series site as source files, for a host that runs no plugins (Zensical: it reads mkdocs.yml
 and runs Python-Markdown extensions, but no MkDocs hooks). What the MkDocs adapter adds to a build
-in memory (hooks/generated.py, hooks/context.py), this writes into a folder the host builds from:
+in memory (hooks/serieshooks/generated.py, hooks/serieshooks/context.py), this writes into a folder the host builds from:
 
 - `docs/` as written, with the home page's lists at their placeholders;
 - each published post, rendered (serieskit/render/post.py), its header and its previous / next links
@@ -138,7 +138,7 @@ class Host:
 
 
 def _page_meta(b: Build, site_path: str, text: str, host: Host) -> dict:
-    """The search and link-preview metadata of a hand-written page (what hooks/context.py passes
+    """The search and link-preview metadata of a hand-written page (what hooks/serieshooks/context.py passes
     to the MkDocs templates)."""
     site = b.site
     if site_path == "index.md":

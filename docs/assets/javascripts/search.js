@@ -1,4 +1,4 @@
-/* Site search in Material's header box, over the static Pagefind index (hooks/search.py).
+/* Site search in Material's header box, over the static Pagefind index (hooks/serieshooks/search.py).
  *
  * Nothing of the index is fetched until the reader opens search: then Pagefind's engine and the
  * index fragments its query needs, from this site only. Opens with the magnifier, "/", "s" or "f";
@@ -86,7 +86,7 @@
   }
 
   // A metadata value or heading: plain text from Pagefind, with the index's word marks (zero-width
-  // spaces, hooks/search.py) taken out.
+  // spaces, hooks/serieshooks/search.py) taken out.
   function plain(text) {
     return typeof text === "string" ? text.replace(/\u200b/g, "") : "";
   }

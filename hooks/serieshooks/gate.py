@@ -21,7 +21,7 @@ from mkdocs.plugins import get_plugin_logger
 
 from serieskit.lint import report as reporter
 from serieskit.lint.engine import relaxed_security
-from state import BuildState
+from .state import BuildState
 
 log = get_plugin_logger("series")
 

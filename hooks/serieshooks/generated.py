@@ -17,7 +17,7 @@ from serieskit.publish import feed, vendor
 from serieskit.render import pages
 from serieskit.render.theme import palette_css
 
-from state import BuildState
+from .state import BuildState
 
 def add_files(files: Files, config, state: BuildState, root: Path) -> Files:
     b = state.build

@@ -1,7 +1,7 @@
 """The speed-ups, behind one switch: SERIES_SPEEDUPS (on unless it is 0, false, no or off).
 
-- `mkdocs serve`: each page's Markdown conversion is memoised across rebuilds (hooks/serve_cache.py;
-  it needs a MkDocs internal, hooks/upstream.py). On the real site, on a busy 2-core machine:
+- `mkdocs serve`: each page's Markdown conversion is memoised across rebuilds (hooks/serieshooks/serve_cache.py;
+  it needs a MkDocs internal, hooks/serieshooks/upstream.py). On the real site, on a busy 2-core machine:
   edit-to-refresh 1.32 s with it, 2.35 s without (scripts/bench_serve.py --quick, the 性能 page).
 - every build: the objects made before the pages are rendered (parsed posts, files, pages,
   navigation) live until the build ends, so they are kept out of the cyclic garbage collector's full
@@ -10,7 +10,7 @@
   with / without it (scripts/bench_build.py), where the build target (a/b <= 0.9) has little margin.
 
 Off, the site is the same (tests/test_reproducible.py builds it both ways), with public APIs only but
-for the SPEC002 guard (hooks/upstream.py).
+for the SPEC002 guard (hooks/serieshooks/upstream.py).
 """
 from __future__ import annotations
 

@@ -1,8 +1,8 @@
 """`mkdocs serve`: after an edit, convert again only what the edit touched (a speed-up behind the
-SERIES_SPEEDUPS switch, hooks/speedups.py; it needs a private internal, see hooks/upstream.py).
+SERIES_SPEEDUPS switch, hooks/serieshooks/speedups.py; it needs a private internal, see hooks/serieshooks/upstream.py).
 
 A serve rebuild stays a full MkDocs build: every page is read, rendered into the theme and written,
-every file copied, the navigation built from scratch (serve writes no search index: hooks/search.py).
+every file copied, the navigation built from scratch (serve writes no search index: hooks/serieshooks/search.py).
 What is memoised across rebuilds are two pure, costly steps, each keyed on its complete input:
 
 - Markdown -> HTML of a page (key: the page's Markdown, its path and URL, the URLs of every file of
@@ -15,7 +15,7 @@ renamed post changes the links of the posts that cite it, and so on). The output
 build: tests/test_serve_incremental.py edits a project in many ways inside one serve session and
 compares every file with a fresh build. Entries that no build used since the previous one are
 dropped. `mkdocs build` does not use any of this. One ServeCache lives as long as the serve process
-(hooks/state.py Process).
+(hooks/serieshooks/state.py Process).
 """
 from __future__ import annotations
 

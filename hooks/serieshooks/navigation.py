@@ -7,7 +7,7 @@ from __future__ import annotations
 from serieskit.render.pages import navigation
 from serieskit.model.pagetable import SERIES_NAV
 
-from state import BuildState
+from .state import BuildState
 
 
 def expand(config, state: BuildState) -> None:

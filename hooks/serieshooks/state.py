@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from serieskit.model.site import Post
 from serieskit.pipeline.project import Build, Project
 
-import speedups
-from serve_cache import ServeCache
+from . import speedups
+from .serve_cache import ServeCache
 
 @dataclass
 class BuildState:
@@ -28,14 +28,14 @@ class BuildState:
 
 class Process:
     """One `mkdocs` process: the command, the engine's session (it re-parses only changed files),
-    the serve cache (serve only, with the speed-ups on: hooks/speedups.py) and the current build."""
+    the serve cache (serve only, with the speed-ups on: hooks/serieshooks/speedups.py) and the current build."""
 
     def __init__(self):
         self.command = "build"
         self.engine = Project()
         self.serve_cache: ServeCache | None = None
         self.current: BuildState | None = None
-        self.drawer = None          # serieskit.publish.draw.Drawer, made by hooks/drawing.py on the first build
+        self.drawer = None          # serieskit.publish.draw.Drawer, made by hooks/serieshooks/drawing.py on the first build
 
     def start(self, command: str) -> None:
         self.command = command

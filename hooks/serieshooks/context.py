@@ -12,7 +12,7 @@ from serieskit.render import pages, share
 from serieskit.pipeline import page as post_page
 from serieskit.markup import Markup
 
-from state import BuildState, Process
+from .state import BuildState, Process
 
 
 def page_markdown(markdown: str, page, state: BuildState) -> str:

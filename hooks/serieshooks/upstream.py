@@ -9,8 +9,8 @@ each, so that an upgrade that changes one fails loudly, not silently).
      parser, ...), the build logs the file as an error (SPEC002; a strict build fails naming it) and
      renders a note instead, so one page never takes down the build's other messages or `mkdocs
      serve` (MkDocs lets the exception end the build; no event runs between conversion and that);
-   - with the speed-ups on (SERIES_SPEEDUPS, hooks/speedups.py), under `mkdocs serve` only: the memo of
-     hooks/serve_cache.py, which restores what a conversion leaves on the page, including the private
+   - with the speed-ups on (SERIES_SPEEDUPS, hooks/serieshooks/speedups.py), under `mkdocs serve` only: the memo of
+     hooks/serieshooks/serve_cache.py, which restores what a conversion leaves on the page, including the private
      `Page._title_from_render`, and replays the conversion's log records (so `--strict` counts them),
      and the output gate's report of the page (serieskit/publish/mdext.py).
 
@@ -20,13 +20,13 @@ Reliances that are not code here but that the adapter's behaviour depends on, ea
    block swapped (pin: test_the_header_override_is_materials_header_but_for_the_search_block), and the
    CSP hashes the theme's inline scripts from the partials Material ships
    (pin: test_the_themes_inline_script_partials_are_where_the_policy_reads_them).
-4. `Page.previous_page` / `Page.next_page` set in on_nav (hooks/navigation.py): MkDocs documents them
+4. `Page.previous_page` / `Page.next_page` set in on_nav (hooks/serieshooks/navigation.py): MkDocs documents them
    as attributes of a page, not as settable; Material's footer reads them (pin: tests/test_site.py,
    the footer links of a post are its series neighbours).
-5. The strict gate (hooks/gate.py): `mkdocs build -q` sets the `mkdocs` logger to ERROR, which would drop
+5. The strict gate (hooks/serieshooks/gate.py): `mkdocs build -q` sets the `mkdocs` logger to ERROR, which would drop
    the warnings that `--strict` counts; in strict mode the gate sets it back to WARNING (pin:
    tests/test_strict_gate.py).
-6. The serve memo's restore set (2., hooks/serve_cache.py): what a conversion leaves on a `Page`
+6. The serve memo's restore set (2., hooks/serieshooks/serve_cache.py): what a conversion leaves on a `Page`
    (`content`, `toc`, `meta`, `_title_from_render`, the log records) (pin:
    test_page_render_is_what_the_render_wrapper_replaces_and_restores and tests/test_serve_incremental.py).
 
@@ -54,7 +54,7 @@ from serieskit.markup import escape, html
 from serieskit.lint.rules.spec002_internal_error import render_crashed
 
 from serieskit.publish import csp
-from serve_cache import ServeCache
+from .serve_cache import ServeCache
 
 CSP_META = re.compile(r'<meta http-equiv="Content-Security-Policy" content="([^"]*)">')
 
@@ -65,7 +65,7 @@ def wrap_livereload(server, allowed, log) -> None:
     inject = getattr(server, "_inject_js_into_html", None)
     if inject is None:
         log.warning("mkdocs serve: LiveReloadServer._inject_js_into_html is gone; live reload is blocked by the "
-                    "page's Content-Security-Policy (see hooks/upstream.py)")
+                    "page's Content-Security-Policy (see hooks/serieshooks/upstream.py)")
         return
 
     def inject_allowed(content: bytes, epoch) -> bytes:
