@@ -23,8 +23,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-import badinput_corpus as corpus  # noqa: E402
-from sitebuild import env, make_project  # noqa: E402
+from support import badinput_corpus as corpus  # noqa: E402
+from support.sitebuild import env, make_project  # noqa: E402
 from serieskit.lint.engine import lint  # noqa: E402
 from serieskit.model.loader import load_site  # noqa: E402
 from serieskit.render.post import render_post  # noqa: E402

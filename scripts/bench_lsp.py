@@ -8,7 +8,7 @@ findings of a 10,000-character post.
 Copies the project (the real series/, or the synthetic series of scripts/gen_synthetic.py) to
 .bench/lsp-<name>/ and adds a post of exactly 10,000 characters (the head of a real post, or of a
 synthetic one, cut at a paragraph and filled up with prose). Then it starts the server as an editor
-does (a subprocess speaking JSON-RPC over stdio, tests/lsp_client.py), opens the post and sends
+does (a subprocess speaking JSON-RPC over stdio, tests/support/lsp_client.py), opens the post and sends
 changes one keystroke at a time: a character typed into a paragraph in the middle of the post, then
 deleted, and so on, each an incremental change. The latency of a change is the time from sending it
 to receiving the `publishDiagnostics` of its version (the server waits 50 ms after a change before
@@ -30,8 +30,8 @@ from pathlib import Path
 from _bench import BENCH, PY, ROOT, env, machine, md_table, median, run, synthetic, table, update_page
 
 sys.path.insert(0, str(ROOT / "tests"))
-from lsp_client import Client  # noqa: E402
-from sitebuild import committed_copy  # noqa: E402
+from support.lsp_client import Client  # noqa: E402
+from support.sitebuild import committed_copy  # noqa: E402
 
 TARGET_S = 0.200
 SIZE = 10_000

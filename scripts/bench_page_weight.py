@@ -32,7 +32,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
-from browser_harness import INIT_SCRIPT, DESKTOP, SiteServer, build_site, launch, showcase_post  # noqa: E402
+from support.browser_harness import INIT_SCRIPT, DESKTOP, SiteServer, build_site, launch, showcase_post  # noqa: E402
 from serieskit.model.loader import load_site  # noqa: E402
 from serieskit.analysis.mermaid import mermaid_fences  # noqa: E402
 

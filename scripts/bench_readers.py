@@ -4,7 +4,7 @@ and accessibility of the home page, each series index and every post.
 
 The site is built (or `--site DIR`, a built site) and served on 127.0.0.1 the way a static host serves
 it: gzip for text files, the `_headers` file's Content-Security-Policy with every response, HTML
-revalidated and every other file cached for a day (tests/browser_harness.py SiteServer). Each page is
+revalidated and every other file cached for a day (tests/support/browser_harness.py SiteServer). Each page is
 one run of
 
     node_modules/.bin/lighthouse URL --form-factor=mobile --only-categories=performance,accessibility
@@ -42,7 +42,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
-from browser_harness import CHROMIUM, SiteServer, build_site  # noqa: E402
+from support.browser_harness import CHROMIUM, SiteServer, build_site  # noqa: E402
 from serieskit.model.loader import load_site  # noqa: E402
 
 BENCH = ROOT / ".bench"

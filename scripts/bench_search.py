@@ -32,9 +32,9 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "scripts")]
 
 from _bench import BENCH, PY, env, machine, md_table, run, synthetic, table, update_page  # noqa: E402
 from bench_build import project_a, project_b  # noqa: E402
-from browser_harness import DESKTOP, SiteServer, launch  # noqa: E402
+from support.browser_harness import DESKTOP, SiteServer, launch  # noqa: E402
 from playwright.sync_api import TimeoutError as PlaywrightTimeout  # noqa: E402
-from search_harness import TOP, load_queries, precision_at  # noqa: E402
+from support.search_harness import TOP, load_queries, precision_at  # noqa: E402
 import gen_synthetic  # noqa: E402
 
 READY_S = 120      # a search that is not ready this long after the reader opens it: not measured further

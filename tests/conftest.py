@@ -1,23 +1,20 @@
 import datetime as dt
 import os
-import shutil
 import sys
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
 
-ROOT = Path(__file__).resolve().parents[1]
+from support.project import BASE_SITE, ROOT, TODAY, make_site  # noqa: E402,F401  (the names the fixtures use)
 sys.path.insert(0, str(ROOT))
 
-from sitebuild import HOSTS  # noqa: E402  (tests/ is on the path: the two builds of the same sources)
+from support.sitebuild import HOSTS  # noqa: E402  (tests/ is on the path: the two builds of the same sources)
 
-BASE_SITE = ROOT / "tests" / "rules" / "_site"
 # Every build the tests make draws its diagrams and formulas into one cache (the project's own, which
 # `make test`'s site build fills first): each drawing is made once per machine, not once per test project.
 # The tests of the cache itself give their builds a folder of their own.
 os.environ.setdefault("SERIES_DRAW_CACHE", str(ROOT / ".cache" / "draw"))
-TODAY = dt.date(2026, 6, 1)
 
 # Property tests: moderate example counts so the suite stays fast; `HYPOTHESIS_PROFILE=thorough` digs deeper.
 # The deadline catches pathological slowness on small inputs, with room for two busy shared cores.
@@ -27,16 +24,6 @@ settings.register_profile("thorough", max_examples=1000, deadline=None, suppress
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "serieskit"))
 
 
-def make_site(tmp_path: Path, overlay: Path | None = None, post: Path | None = None, name: str | None = None) -> Path:
-    """A throw-away project: the real conventions.yml, the base test site, plus a fixture."""
-    root = tmp_path / "proj"
-    shutil.copytree(BASE_SITE, root)
-    shutil.copy(ROOT / "conventions.yml", root / "conventions.yml")
-    if overlay is not None:
-        shutil.copytree(overlay, root, dirs_exist_ok=True, symlinks=True)
-    if post is not None:
-        shutil.copy(post, root / "series" / "demo" / (name or post.name))
-    return root
 
 
 @pytest.fixture
@@ -48,7 +35,7 @@ def site_root(tmp_path):
 def browser():
     """One Chromium (Debian's, never a downloaded one) for every browser test of the session:
     Playwright's sync API allows one running instance per process."""
-    from browser_harness import chromium_problem, launch
+    from support.browser_harness import chromium_problem, launch
     problem = chromium_problem()
     if problem:
         pytest.fail(problem, pytrace=False)
@@ -75,7 +62,7 @@ def served(request, tmp_path_factory):
     """The real site, built by each host (MkDocs, Zensical) for the address it is served at (a free
     port on 127.0.0.1), served with its `_headers` (the Content-Security-Policy as a header too): one
     build per host for every browser test module that reads the real site."""
-    from browser_harness import TODAY as SITE_TODAY, SiteServer, build_site
+    from support.browser_harness import TODAY as SITE_TODAY, SiteServer, build_site
     out = tmp_path_factory.mktemp(f"browser-{request.param}") / "site"
     out.mkdir()
     with SiteServer(out, cache=True, headers=True) as srv:

@@ -15,7 +15,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from browser_harness import DESKTOP, INIT_SCRIPT, PHONE, READY_JS, ROOT, TODAY, showcase_post, site_pages
+from support.browser_harness import DESKTOP, INIT_SCRIPT, PHONE, READY_JS, ROOT, TODAY, showcase_post, site_pages
 from serieskit.model.loader import load_site
 from serieskit.analysis.mermaid import mermaid_fences
 from serieskit.render.post import render_post, tooltip

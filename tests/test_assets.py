@@ -15,12 +15,12 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from conftest import ROOT, TODAY, make_site
+from support.project import ROOT, TODAY, make_site
 from serieskit.model.assets import css_ok, raster_format, sanitize_svg
 from serieskit.conventions import ConfigError, load_conventions
 from serieskit.lint.engine import lint
 from serieskit.model.loader import load_site
-from sitebuild import HOSTS, build, env, make_project
+from support.sitebuild import HOSTS, build, env, make_project
 
 FIXTURE_PNG = ROOT / "serieskit" / "lint" / "rules" / "fixtures" / "SEC002" / "good" / "series" / "demo" / "assets" / "photo.png"
 GOOD_SVG = FIXTURE_PNG.with_name("diagram.svg")
@@ -97,7 +97,7 @@ def test_a_build_publishes_only_what_is_allowed(project, tmp_path, host):
 
 def test_serve_keeps_serving_and_shows_the_findings(project, tmp_path):
     out = tmp_path / "serve"
-    r = subprocess.run([sys.executable, str(ROOT / "tests" / "serve_session.py"), str(project), str(out)],
+    r = subprocess.run([sys.executable, str(ROOT / "tests" / "support" / "serve_session.py"), str(project), str(out)],
                        env=env(), capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr[-3000:]
     site = out / "0" / "site"

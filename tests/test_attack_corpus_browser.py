@@ -15,8 +15,8 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from htmloracle import active
-from sitebuild import HOSTS, build, make_project
+from support.htmloracle import active
+from support.sitebuild import HOSTS, build, make_project
 from test_output_gate import ATTACKS
 
 def payload(body: str) -> str:

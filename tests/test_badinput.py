@@ -21,8 +21,8 @@ from urllib.parse import unquote, urljoin
 
 import pytest
 
-import badinput_corpus as corpus
-from sitebuild import ROOT, build, env, make_project
+from support import badinput_corpus as corpus
+from support.sitebuild import ROOT, build, env, make_project
 
 CASES = corpus.cases()
 IDS = [c.name for c in CASES]

@@ -9,9 +9,9 @@ from html import unescape
 
 import pytest
 
-import badinput_corpus as corpus
-from serving import Server
-from sitebuild import make_project
+from support import badinput_corpus as corpus
+from support.serving import Server
+from support.sitebuild import make_project
 
 CASES = [c for c in corpus.cases() if c.serve]
 BOX = re.compile(r'<aside class="series-findings".*?</aside>', re.S)

@@ -22,7 +22,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from browser_harness import (DESKTOP, INIT_SCRIPT, LAYOUT_JS, PHONE, READ_JS, READY_JS, ROOT, TODAY, SiteServer,
+from support.browser_harness import (DESKTOP, INIT_SCRIPT, LAYOUT_JS, PHONE, READ_JS, READY_JS, ROOT, TODAY, SiteServer,
                              axe_report, build_site, drawing_requests, has_math, run_axe, showcase_post, site_pages)
 from serieskit.analysis.lead import banner, sister_line
 from serieskit.model.loader import load_site
@@ -298,7 +298,7 @@ def test_diagram_text_keeps_its_contrast_in_light_and_dark(desktop, path):
 
 @pytest.mark.parametrize("path", PAGES)
 def test_axe_finds_no_violation_in_light_and_dark(visits, host, path):
-    """axe-core (tests/browser_harness.py AXE_TAGS: WCAG 2.0, 2.1 and 2.2 A and AA, and axe's best
+    """axe-core (tests/support/browser_harness.py AXE_TAGS: WCAG 2.0, 2.1 and 2.2 A and AA, and axe's best
     practices; no rule left out) on the page as served, under its Content-Security-Policy, in light and
     dark mode, on the desktop and the phone. Its colour-contrast rule measures every text outside the
     diagrams; the diagrams' own text is measured above, inside their drawing."""
@@ -673,7 +673,7 @@ def test_the_checks_see_a_broken_page(browser, tmp_path):
     reports MER004 and MAT001 and the page shows their source as the build's error markup), an
     off-palette fill, a missing image and a block wider than a phone, on a fixture page, are each seen
     by the checks above (a green run means the real pages have none)."""
-    from sitebuild import make_project
+    from support.sitebuild import make_project
     proj = make_project(tmp_path)
     post = proj / "series" / "demo" / "first.md"
     text = post.read_text(encoding="utf-8").replace("## 参考资料", CANARY + "\n## 参考资料")
@@ -708,7 +708,7 @@ def test_the_checks_see_a_page_that_leaves_the_drawing_to_the_browser(browser, t
     """The same eyes on the fallback (SERIES_DRAW=browser): mermaid and KaTeX load and draw in the
     reader's browser, and the checks of the drawn pages see it (the requests, the runtime, the shadow
     root, no SVG in the page)."""
-    from sitebuild import make_project
+    from support.sitebuild import make_project
     proj = make_project(tmp_path)
     monkeypatch.setenv("SERIES_DRAW", "browser")     # build_site passes the environment on
     _, v, data, _, ready, _ = _open_the_first_post(browser, proj, tmp_path)

@@ -3,8 +3,8 @@ line and column of each; bad set-up (no node_modules, broken manifest or convent
 sentence, never a traceback; the real site builds strictly."""
 import re
 
-import drawings
-from sitebuild import ROOT, build, make_project
+from support import drawings
+from support.sitebuild import ROOT, build, make_project
 
 
 def test_real_site_builds_strictly(tmp_path):

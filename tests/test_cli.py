@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, make_site
+from support.project import ROOT, make_site
 from serieskit.lint.cli import run
 from serieskit.lint.rules import REGISTRY
 

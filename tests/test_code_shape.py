@@ -3,7 +3,7 @@
 function per transform)."""
 import ast
 
-from conftest import ROOT
+from support.project import ROOT
 
 MAX_LINES = 80
 

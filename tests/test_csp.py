@@ -15,7 +15,7 @@ import re
 import html5lib
 import pytest
 
-from sitebuild import build, make_project
+from support.sitebuild import build, make_project
 
 from serieskit.publish import csp  # noqa: E402
 

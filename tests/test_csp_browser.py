@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from browser_harness import drawing_requests
-from sitebuild import HOSTS, ROOT, build
+from support.browser_harness import drawing_requests
+from support.sitebuild import HOSTS, ROOT, build
 
 
 INIT = """
@@ -199,8 +199,8 @@ def test_search_and_instant_navigation_work_under_the_policy(site, browser):
 def test_mkdocs_serve_live_reload_runs_under_the_policy(tmp_path, browser):
     """`mkdocs serve` injects its live-reload script inline: the policy allows exactly that script, so
     the preview logs no violation and reloads itself when a post changes."""
-    from sitebuild import make_project
-    from serving import Server
+    from support.sitebuild import make_project
+    from support.serving import Server
     proj = make_project(tmp_path)
     srv = Server(proj, tmp_path / "serve.log")
     w = Watch(browser, f"http://127.0.0.1:{srv.port}/")

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import TODAY, make_site
+from support.project import TODAY, make_site
 from serieskit.lint.engine import lint
 from serieskit.model.loader import load_site
 from serieskit.model.site import Post

@@ -17,8 +17,8 @@ import html5lib
 import pytest
 import yaml
 
-import drawings
-from sitebuild import build, make_project
+from support import drawings
+from support.sitebuild import build, make_project
 from test_site import pagefind_pages
 
 P = ("</title><script>alert(1)</script><img src=x onerror=alert(2)> *强调* [链](javascript:alert(4))"

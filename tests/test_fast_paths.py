@@ -12,7 +12,7 @@ import re
 
 import pytest
 
-from conftest import ROOT
+from support.project import ROOT
 from serieskit.parse import frontmatter as F
 from serieskit.lint.rules import sec001_unsafe_html as S
 

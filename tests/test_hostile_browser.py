@@ -14,8 +14,8 @@ from __future__ import annotations
 import pytest
 import yaml
 
-from browser_harness import drawing_requests
-from sitebuild import HOSTS, build, make_project
+from support.browser_harness import drawing_requests
+from support.sitebuild import HOSTS, build, make_project
 from test_csp_browser import DIAGRAMS_DRAWN as DRAWN, INIT, StaticHost, urls
 
 MARKUP = "<img src=x onerror=window.__pwned=1><script>window.__pwned=2</script> & \"x\""

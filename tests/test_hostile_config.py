@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from conftest import make_site
+from support.project import make_site
 from serieskit.lint import report
 from serieskit.lint.cli import run
 from serieskit.conventions import ConfigError, load_conventions
@@ -188,7 +188,7 @@ def test_a_risky_or_broken_pattern_is_refused_with_its_line(tmp_path, pattern, w
 
 
 def test_the_project_patterns_pass_the_check():
-    from conftest import ROOT
+    from support.project import ROOT
     conv = load_conventions(ROOT / "conventions.yml")
     assert conv.sister_separator.pattern and conv.banner_regex.pattern
 
@@ -261,7 +261,7 @@ def test_a_control_character_in_a_title_leaves_both_feeds_well_formed(tmp_path):
     import xml.etree.ElementTree as ET
     from serieskit.publish import feed
     from serieskit.model.loader import load_site
-    from conftest import TODAY
+    from support.project import TODAY
     root = make_site(tmp_path)
     replace(root / "series/demo/hub.md", 'title: "技术地图', 'title: "\\x07技术\\x1b[31m地图\\x0c')
     append(root / "series/demo/hub.md", "\n正文里也有\x0b一个。\n")
@@ -281,7 +281,7 @@ def test_a_control_character_in_a_title_leaves_both_feeds_well_formed(tmp_path):
 # --- C13. a post named index.md: both hosts refuse it the same way -----------------------------------------------------
 @pytest.mark.parametrize("host", ["mkdocs", "zensical"])
 def test_a_post_named_index_is_refused_by_both_hosts(tmp_path, host):
-    from sitebuild import build, make_project
+    from support.sitebuild import build, make_project
     proj = make_project(tmp_path)
     (proj / "series/notes/index.md").write_text(
         (proj / "series/notes/solo.md").read_text(encoding="utf-8").replace("slug: solo", "slug: notes-index"),

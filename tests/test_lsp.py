@@ -1,5 +1,5 @@
 """series-lsp, driven as an editor drives it: a subprocess speaking JSON-RPC over its real stdin / stdout
-(tests/lsp_client.py). The diagnostics must be the CLI's (`scripts/lint.py --format json`), the fixes
+(tests/support/lsp_client.py). The diagnostics must be the CLI's (`scripts/lint.py --format json`), the fixes
 what `--fix` writes, the hover the rule's `--explain` text; bad input gives diagnostics or nothing,
 and the server answers the next request after each."""
 from __future__ import annotations
@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT
-from lsp_client import Client
-from sitebuild import committed_copy
+from support.project import ROOT
+from support.lsp_client import Client
+from support.sitebuild import committed_copy
 from serieskit.lsp.text import UTF8, UTF16, UTF32, Text, index_at_units
 
 EPOCH = "1780272000"     # 2026-06-01: staleness is the same for the CLI and the server
@@ -417,7 +417,7 @@ def test_a_5_mb_post(proj, lsp):
     """The bad-input corpus' 5 MB post (valid): diagnostics within seconds, and a change after it;
     the server answers a request right after each."""
     sys.path.insert(0, str(ROOT / "tests"))
-    import badinput_corpus
+    from support import badinput_corpus
     text = badinput_corpus.big_post_text()
     rel = "series/posts/lsp-big.md"
     (proj / "series/posts/solo.md").write_text("---\ntitle: 独立文章\nslug: solo\ndate: 2026-05-08\n---\n\n正文。\n",

@@ -15,7 +15,7 @@ import re
 from hypothesis import given
 from hypothesis import strategies as st
 
-from htmloracle import active, render
+from support.htmloracle import active, render
 from serieskit import sanitize
 from test_sec001 import EVASIONS, PIECES, sec001
 

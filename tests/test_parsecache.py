@@ -13,7 +13,7 @@ import sys
 
 import pytest
 
-from conftest import ROOT, make_site
+from support.project import ROOT, make_site
 from serieskit.parse import parsecache
 from serieskit.lint.cli import run
 

@@ -25,7 +25,7 @@ import yaml
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from conftest import ROOT, TODAY, make_site
+from support.project import ROOT, TODAY, make_site
 from serieskit.publish import feed
 from serieskit.render import pages
 from serieskit.lint import report

@@ -13,7 +13,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from sitebuild import EPOCH, ROOT, build, make_project, mkdocs
+from support.sitebuild import EPOCH, ROOT, build, make_project, mkdocs
 
 STALE = "可能已过时"
 

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import TODAY, make_site
+from support.project import TODAY, make_site
 from serieskit.lint import report
 from serieskit.lint.engine import lint
 from serieskit.lint.fix import planned_changes

@@ -5,7 +5,7 @@ tests/test_search_browser.py."""
 from __future__ import annotations
 
 
-from sitebuild import ROOT, build, make_project
+from support.sitebuild import ROOT, build, make_project
 
 from serieskit.publish import searchindex as search
 
@@ -32,7 +32,7 @@ def test_a_missing_indexer_stops_the_build_with_the_install_command(tmp_path):
     fake.mkdir(parents=True)
     (fake / "__init__.py").write_text("def get_executable():\n    raise FileNotFoundError('Could not find any of "
                                       "[pagefind_extended]')\n", encoding="utf-8")
-    from sitebuild import mkdocs
+    from support.sitebuild import mkdocs
     r = mkdocs(proj, "build", "-d", str(tmp_path / "out"), PYTHONPATH=f"{fake.parent}:{ROOT}")
     assert r.returncode != 0
     assert 'pip install "pagefind[extended]"' in r.stderr, r.stderr[-2000:]

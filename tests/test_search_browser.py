@@ -15,8 +15,10 @@ import datetime as dt
 
 import pytest
 
-from browser_harness import DESKTOP, HOSTS, PHONE, ROOT, SiteServer, build_site
-from search_harness import PAGEFIND_TOP, TOP, load_queries, precision_at, slug_of
+from support.browser_harness import DESKTOP, PHONE, ROOT, SiteServer, build_site
+
+from support.sitebuild import HOSTS
+from support.search_harness import PAGEFIND_TOP, TOP, load_queries, precision_at, slug_of
 from serieskit.model.loader import load_site
 
 TODAY = dt.datetime.now(tz=dt.UTC).date()

@@ -1,6 +1,6 @@
 """SEC001 against evasions, checked against what the site really renders.
 
-The oracle (tests/htmloracle.py) renders a post body with the site's own Markdown configuration and
+The oracle (tests/support/htmloracle.py) renders a post body with the site's own Markdown configuration and
 parses the HTML the way browsers do (html5lib). Every evasion below is first shown to be live on the
 rendered page, then shown to be reported; the same text inside code spans, fences, indented code and
 comments renders inert and is never reported. A hypothesis test mixes the pieces at random: whatever
@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from htmloracle import live
+from support.htmloracle import live
 from serieskit.model.site import Post
 from serieskit.lint.rules import REGISTRY
 

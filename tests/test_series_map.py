@@ -12,7 +12,7 @@ import yaml
 from serieskit.render import pages, series_map
 from serieskit.model.loader import load_site
 from serieskit.model.site import nfkc
-from sitebuild import ROOT, make_project
+from support.sitebuild import ROOT, make_project
 
 NODE = re.compile(r'^\s*(p\d+)\["([^"]*)"\]$')
 EDGE = re.compile(r"^\s*(p\d+) --- (p\d+)$")

@@ -1,7 +1,7 @@
 """`mkdocs serve` converts again only what an edit touched (hooks/serieshooks/serve_cache.py), and
 what it serves is exactly what a full build gives.
 
-One serve session (tests/serve_session.py: MkDocs' serve loop without the HTTP server) builds the
+One serve session (tests/support/serve_session.py: MkDocs' serve loop without the HTTP server) builds the
 fixture project, then edits it in turn: a paragraph plus a FIG002 break (the findings box), a post's
 title (navigation, prev / next, index, tags), a new post, a glossary term (tooltips and the glossary
 table), a docs/ page, and back to the start. After every rebuild each file of the site is
@@ -12,9 +12,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from sitebuild import ROOT, env, make_project
+from support.sitebuild import ROOT, env, make_project
 
-SESSION = ROOT / "tests" / "serve_session.py"
+SESSION = ROOT / "tests" / "support" / "serve_session.py"
 EDITS = ["body", "retitle", "new-post", "glossary", "docs-page", "undo"]
 
 

@@ -15,7 +15,7 @@ from urllib.parse import urljoin
 import html5lib
 import pytest
 
-from sitebuild import ROOT, make_project, mkdocs
+from support.sitebuild import ROOT, make_project, mkdocs
 
 SITE_URL = "https://blog.example.org/"
 ATOM = "{http://www.w3.org/2005/Atom}"

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-import drawings
-from sitebuild import HOSTS, ROOT, build, make_project
+from support import drawings
+from support.sitebuild import HOSTS, ROOT, build, make_project
 
 ATOM = "{http://www.w3.org/2005/Atom}"
 

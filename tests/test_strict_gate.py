@@ -10,7 +10,7 @@ import pytest
 
 import re
 
-from sitebuild import build, make_project, mkdocs
+from support.sitebuild import build, make_project, mkdocs
 
 
 @pytest.fixture(scope="module")

@@ -3,7 +3,7 @@ convention (zero findings of any severity), has the shape the benchmarks claim, 
 is deterministic."""
 import importlib.util
 
-from conftest import ROOT
+from support.project import ROOT
 from serieskit.lint.engine import lint
 from serieskit.model.loader import load_site
 

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from mkdocs.livereload import LiveReloadServer
 
-from sitebuild import ROOT
+from support.sitebuild import ROOT
 
 from serieskit.publish import csp  # noqa: E402
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import yaml
 
-from sitebuild import build, make_project
+from support.sitebuild import build, make_project
 
 
 def test_a_second_build_shows_each_edit(tmp_path):

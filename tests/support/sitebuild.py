@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 FIXTURE = ROOT / "tests" / "site_fixture"
 EPOCH = "1780272000"  # 2026-06-01T00:00:00Z: staleness and sitemaps never depend on the calendar
 

@@ -7,7 +7,7 @@ from urllib.parse import unquote, urlsplit
 
 import yaml
 
-QUERIES = Path(__file__).resolve().parent / "search" / "queries.yml"
+QUERIES = Path(__file__).resolve().parents[1] / "search" / "queries.yml"
 TOP = 3
 
 # Pagefind in the page, with the options the site's search box uses (search.js reads the ranking

@@ -11,7 +11,7 @@ from functools import lru_cache
 import html5lib
 import markdown
 
-from sitebuild import ROOT
+from support.sitebuild import ROOT
 
 ACTIVE_TAGS = {"script", "iframe", "frame", "frameset", "object", "embed"}
 URL_ATTRS = {"href", "src", "action", "formaction", "data", "poster", "background", "cite"}

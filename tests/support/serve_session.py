@@ -1,7 +1,7 @@
 """Run MkDocs the way `mkdocs serve` does, without the HTTP server, and keep every build's output.
 
-    python tests/serve_session.py PROJECT OUT EDIT [EDIT ...]   # one session: build, then edit + rebuild
-    python tests/serve_session.py PROJECT OUT                   # a fresh serve build of PROJECT as it is
+    python tests/support/serve_session.py PROJECT OUT EDIT [EDIT ...]   # one session: build, then edit + rebuild
+    python tests/support/serve_session.py PROJECT OUT                   # a fresh serve build of PROJECT as it is
 
 Like mkdocs.commands.serve: one process, the plugins' on_startup(command="serve") once, then for
 each (re)build a fresh config from mkdocs.yml with the serve URL as site_url, built into one

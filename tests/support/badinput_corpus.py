@@ -18,7 +18,7 @@ from pathlib import Path
 
 import yaml
 
-CORPUS = Path(__file__).resolve().parent / "badinput"
+CORPUS = Path(__file__).resolve().parents[1] / "badinput"
 
 
 @dataclass

@@ -17,7 +17,7 @@ import threading
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("SERIES_CHROMIUM", "/usr/bin/chromium")
 TODAY = dt.datetime.now(tz=dt.UTC).date()   # the browser suite's build date (SOURCE_DATE_EPOCH)
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
@@ -27,7 +27,7 @@ PHONE = {"width": 390, "height": 844}
 
 
 # --- the site ----------------------------------------------------------------------------------------
-from drawings import DRAWING_SCRIPTS  # noqa: E402  (what a page drawn by the build never loads)
+from support.drawings import DRAWING_SCRIPTS  # noqa: E402  (what a page drawn by the build never loads)
 
 
 def build_site(out: Path, project: Path = ROOT, today: dt.date | None = None, site_url: str | None = None,

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from sitebuild import env
+from support.sitebuild import env
 
 DEADLINE = 90          # seconds for one rebuild to show up (two shared cores, other builds running)
 
