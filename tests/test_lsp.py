@@ -588,7 +588,7 @@ def test_pygls_stays_in_the_adapter():
 
 def test_rule_links_and_ranges(monkeypatch):
     from serieskit.lsp import convert
-    from serieskit.model.site import Edit, Finding
+    from serieskit.finding import Edit, Finding
     monkeypatch.delenv("SITE_URL", raising=False)
     assert convert.rules_page() is None
     monkeypatch.setenv("SITE_URL", "https://example.org/blog")
