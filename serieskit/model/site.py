@@ -420,7 +420,7 @@ class Site:
         return self.by_site_path.get(site_path)
 
     def rel_link(self, post: Post, target_site_path: str) -> str:
-        return posixpath.relpath(target_site_path, posixpath.dirname(post.site_path) or ".")
+        return link_from(post.site_path, target_site_path)
 
 
 def feed_path(series: Series) -> str:
@@ -428,3 +428,8 @@ def feed_path(series: Series) -> str:
     fetches `sitemap.xml` next to every `<link rel="alternate">` of a page (it takes them for language
     versions), so a feed in another folder would cost each page a request that fails."""
     return f"feed-{series.index_site_path.rsplit('/', 1)[0]}.xml"
+
+
+def link_from(page_site_path: str, target_site_path: str) -> str:
+    """The relative link from a page of the site to another (both as paths of the built site)."""
+    return posixpath.relpath(target_site_path, posixpath.dirname(page_site_path) or ".")

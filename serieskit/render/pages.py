@@ -16,7 +16,7 @@ import re
 from urllib.parse import quote
 
 from serieskit.markup import Markup, doc_text, escape, html, join, md_text
-from serieskit.model.site import Post, Series, Site
+from serieskit.model.site import Post, Series, Site, link_from
 from serieskit.model.pagetable import PAGES, SERIES_NAV, STANDALONE_TITLE
 from serieskit.lint.rules import REGISTRY
 from . import series_map
@@ -27,10 +27,6 @@ SPACES = re.compile(r"\s+")
 
 def visible_posts(site: Site, include_drafts: bool) -> list[Post]:
     return [p for p in site.posts if include_drafts or not p.is_draft]
-
-
-def link_from(page_site_path: str, target_site_path: str) -> str:
-    return posixpath.relpath(target_site_path, posixpath.dirname(page_site_path) or ".")
 
 
 def url_dir(site_path: str) -> str:
