@@ -88,6 +88,14 @@ def test_prev_next_follow_the_series(site):
     assert "series-nav__next" not in second  # the draft after it is not published
 
 
+def test_materials_footer_takes_the_series_neighbours_from_on_nav(site):
+    """Material's footer reads Page.previous_page / next_page, which on_nav sets (an upstream reliance:
+    hooks/serieshooks/upstream.py, 4.): the footer of a post links its series neighbours."""
+    first, second = html(site, "demo/first/index.html"), html(site, "demo/second/index.html")
+    assert re.search(r'<a href="\.\./second/" class="md-footer__link md-footer__link--next"', first)
+    assert re.search(r'<a href="\.\./first/" class="md-footer__link md-footer__link--prev"', second)
+
+
 def test_post_header(site):
     page = html(site, "demo/first/index.html")
     header = re.search(r'<header class="series-post-header">.*?</header>', page, re.S).group(0)

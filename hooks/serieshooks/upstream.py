@@ -21,8 +21,8 @@ Reliances that are not code here but that the adapter's behaviour depends on, ea
    CSP hashes the theme's inline scripts from the partials Material ships
    (pin: test_the_themes_inline_script_partials_are_where_the_policy_reads_them).
 4. `Page.previous_page` / `Page.next_page` set in on_nav (hooks/serieshooks/navigation.py): MkDocs documents them
-   as attributes of a page, not as settable; Material's footer reads them (pin: tests/test_site.py,
-   the footer links of a post are its series neighbours).
+   as attributes of a page, not as settable; Material's footer reads them (pin: tests/test_site.py
+   test_materials_footer_takes_the_series_neighbours_from_on_nav).
 5. The strict gate (hooks/serieshooks/gate.py): `mkdocs build -q` sets the `mkdocs` logger to ERROR, which would drop
    the warnings that `--strict` counts; in strict mode the gate sets it back to WARNING (pin:
    tests/test_strict_gate.py).
