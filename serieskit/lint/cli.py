@@ -18,6 +18,7 @@ from .engine import lint, relaxed_security
 from serieskit.model.loader import load_site
 from serieskit.model.site import SERIES_DIR
 from serieskit.parse.parsecache import HitCache, ParseCache
+from serieskit.model.forking import default_jobs
 from .rules import REGISTRY
 
 
@@ -53,6 +54,16 @@ def _date(value: str) -> dt.date:
         raise argparse.ArgumentTypeError(f"`{value}` is not a date (YYYY-MM-DD)")
 
 
+def _jobs(value: str) -> int:
+    try:
+        n = int(value)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"`{value}` is not a number of processes (1 or more)")
+    return n
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="series-lint",
@@ -70,6 +81,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--explain", metavar="CODE", help="print a rule's documentation")
     p.add_argument("--list-rules", action="store_true", help="list every rule")
     p.add_argument("--no-cache", action="store_true", help="parse every post again (no .cache/series-lint/)")
+    p.add_argument("--jobs", "-j", type=_jobs, default=default_jobs(), metavar="N",
+                   help="processes for the post rules (default: the cores available)")
     p.add_argument("--today", type=_date, help="date for staleness checks (default: SOURCE_DATE_EPOCH or today)")
     return p
 
@@ -159,8 +172,8 @@ def _fix(args, root: Path, conv, site, findings, scope, out, err):
             err.write(report.printable(f"fixed {n} finding{'s' if n != 1 else ''} in {rel}") + "\n")
         if args.diff:
             break
-        site = load_site(root, conv, today=args.today, previous=site, cache=cache)
-        findings = lint(site, only, select, ignore, hits)
+        site = load_site(root, conv, today=args.today, previous=site, cache=cache, jobs=args.jobs)
+        findings = lint(site, only, select, ignore, hits, jobs=args.jobs)
     return site, findings, ((1 if changed_any else 0) if args.diff else None)
 
 
@@ -185,10 +198,10 @@ def run(argv: list[str] | None = None, out=None, err=None) -> int:
         conv = load_conventions(root / CONVENTIONS_FILE)
         wanted = _resolve_paths(root, args.paths)
         cache = None if args.no_cache else ParseCache(root)
-        site = load_site(root, conv, today=args.today, cache=cache)
+        site = load_site(root, conv, today=args.today, cache=cache, jobs=args.jobs)
         only = _expand(site, wanted)
         hits = None if args.no_cache else HitCache(root)
-        findings = lint(site, only, select, ignore, hits)
+        findings = lint(site, only, select, ignore, hits, jobs=args.jobs)
         if args.fix or args.diff:
             site, findings, diff_status = _fix(args, root, conv, site, findings, (only, select, ignore, hits, cache), out, err)
             if diff_status is not None:

@@ -15,6 +15,7 @@ from serieskit.model.site import SERIES_DIR, Finding, Post, Series, Site
 from .rules import REGISTRY, Rule
 from serieskit.lint.rules.spec002_internal_error import rule_crashed
 from .suppress import suppressions
+from serieskit.model.forking import fork_map
 
 
 
@@ -113,15 +114,22 @@ def lint_post(post: Post, site: Site, select=None, ignore=None, rules=None, hits
 
 
 def lint(site: Site, only: set[str] | None = None, select: set[str] | None = None,
-         ignore: set[str] | None = None, hits=None) -> list[Finding]:
+         ignore: set[str] | None = None, hits=None, jobs: int = 1) -> list[Finding]:
     """All findings of the site (or of the files in `only`, by repo-relative path), sorted. `hits`:
-    a HitCache, saved here."""
-    findings: list[Finding] = []
+    a HitCache, saved here. `jobs`: processes for the post rules (serieskit/model/forking.py)."""
     rules = post_rules(select, ignore)
-    for post in site.posts:
-        if only is not None and post.rel not in only:
-            continue
-        findings.extend(lint_post(post, site, rules=rules, hits=hits))
+    posts = [post for post in site.posts if only is None or post.rel in only]
+
+    def share(mine: list[Post]) -> list:
+        """The findings of these posts, and (from a child process) the typography hits it computed."""
+        found = [f for post in mine for f in lint_post(post, site, rules=rules, hits=hits)]
+        return [(found, hits.entries_of([p.rel for p in mine]) if hits is not None else {})]
+
+    findings: list[Finding] = []
+    for found, entries in fork_map(share, posts, jobs):
+        findings.extend(found)
+        if hits is not None:
+            hits.adopt(entries)
     if hits is not None:
         hits.save(keep=[p.rel for p in site.posts])
     ctx = Ctx(site, site.conv)

@@ -29,6 +29,7 @@ from pathlib import Path
 import nh3
 
 from serieskit.conventions import DATA_SUFFIXES
+from .forking import fork_map
 from .site import feed_path
 from .site import SERIES_DIR
 
@@ -130,9 +131,16 @@ NOT_COUNTED = re.compile(r"<!--.*?(?:-->|$)|<\?.*?(?:\?>|$)|<!DOCTYPE[^\[>]*(?:\
                          r"template)\b[^>]*>).*?(?:</(?:script|foreignObject|iframe|noscript|template)\s*>|$)", re.I | re.S)
 
 
-def _inventory(text: str) -> tuple[Counter, list[str]]:
-    """(count of each name, lower-cased; the names as written, in order)."""
-    text = NOT_COUNTED.sub(lambda m: m.group(1) or "", text)
+# where a part NOT_COUNTED leaves out can start (a cheap test before the costly substitution)
+NOT_COUNTED_START = re.compile(r"<[!?]|<(?:metadata|script|foreignObject|iframe|noscript|template)\b", re.I)
+
+
+def _inventory(text: str, written_here: bool = False) -> tuple[Counter, list[str]]:
+    """(count of each name, lower-cased; the names as written, in order). `written_here`: the text
+    is ElementTree's serialization, which holds none of the parts NOT_COUNTED leaves out (it writes
+    no comment, prolog or DOCTYPE, and escapes every `<` of a text or a value)."""
+    if not written_here and NOT_COUNTED_START.search(text):
+        text = NOT_COUNTED.sub(lambda m: m.group(1) or "", text)
     names = ["<" + t + ">" for t in TAG_NAME.findall(text)] + [a + "=" for a in ATTR_NAME.findall(text)]
     return Counter(map(str.lower, names)), names
 
@@ -196,7 +204,7 @@ def sanitize_svg(data: bytes) -> tuple[bytes | None, list[str]]:
     svg.tail = None
     out = ET.tostring(_plain_names(svg), encoding="unicode")
     before, written = _inventory(text)
-    after, _ = _inventory(out)
+    after, _ = _inventory(out, written_here=True)
     lost = {n for n in before if before[n] > after[n] and not _inert(n)}
     return out.encode("utf-8"), _unique([n for n in written if n.lower() in lost] + removed)
 
@@ -321,12 +329,14 @@ def classify(site_path: str, src: Path, data_suffixes: tuple[str, ...]) -> tuple
 
 
 def plan(site, files: dict[str, Path], docs_files: set[str], docs_pages: set[str], data_suffixes: tuple[str, ...],
-         previous: AssetPlan | None = None) -> AssetPlan:
+         previous: AssetPlan | None = None, jobs: int = 1) -> AssetPlan:
     """What of `files` (site path -> file under series/) the site publishes, and the problems. A
-    file whose modification time and size are those `previous` saw is not read again."""
+    file whose modification time and size are those `previous` saw is not read again; the others
+    are classified in up to `jobs` processes (serieskit/model/forking.py)."""
     out = AssetPlan()
     taken = taken_paths(site, docs_files, docs_pages, theme_files(site.root))
     old = previous.stamps if previous is not None else {}
+    known, todo = {}, []
     for site_path, src in sorted(files.items()):
         try:
             st = src.stat()
@@ -334,9 +344,14 @@ def plan(site, files: dict[str, Path], docs_files: set[str], docs_pages: set[str
         except OSError:
             stamp = None
         hit = old.get(site_path)
-        asset, problems = hit[1:] if hit is not None and stamp is not None and hit[0] == stamp \
-            else classify(site_path, src, data_suffixes)
-        out.stamps[site_path] = (stamp, asset, problems)
+        if hit is not None and stamp is not None and hit[0] == stamp:
+            known[site_path] = hit
+        else:
+            todo.append((site_path, src, stamp))
+    fresh = fork_map(lambda share: [classify(p, src, data_suffixes) for p, src, _ in share], todo, jobs)
+    known.update((p, (stamp, *result)) for (p, _, stamp), result in zip(todo, fresh))
+    for site_path in sorted(files):
+        stamp, asset, problems = out.stamps[site_path] = known[site_path]
         owner = collision(site_path, taken)     # (a file refused for its type is named here too)
         if owner is not None:
             problems, asset = [*problems, Problem(f"{SERIES_DIR}/{site_path}", "taken", f"{site_path}|{owner}")], None

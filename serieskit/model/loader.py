@@ -277,9 +277,10 @@ def _reason(exc: BaseException) -> str:
 
 
 def load_site(root: str | Path, conventions: Conventions | None = None, today: dt.date | None = None,
-              previous: Site | None = None, cache=None) -> Site:
+              previous: Site | None = None, cache=None, jobs: int = 1) -> Site:
     """Load everything under `<root>/series/` (and the page list of `<root>/docs/`). `cache`: a
     ParseCache (serieskit/parse/parsecache.py), which the CLI uses between runs; saved here.
+    `jobs`: processes for the asset plan's checks (serieskit/model/forking.py).
 
     Raises ConfigError when conventions.yml is missing or invalid (nothing can be checked then).
     """
@@ -330,7 +331,7 @@ def load_site(root: str | Path, conventions: Conventions | None = None, today: d
     site = Site(root, conv, posts, series, site_files, fs_problems, today_from_env(today))
     site.add_pages(pages_from_docs)
     site.assets = assets.plan(site, from_series if publish else {}, docs_files, pages_from_docs, conv.data_files,
-                              previous.assets if reuse else None)
+                              previous.assets if reuse else None, jobs)
     return site
 
 

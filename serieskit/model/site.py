@@ -125,6 +125,10 @@ class Post:
             value = self._derived[k] = compute()
             return value
 
+    def forget_derived(self) -> None:
+        """Drop every memo() value (a benchmark measures a view's cost as if it were computed first)."""
+        self._derived.clear()
+
     # --- raw access ---------------------------------------------------------------------------
     def line(self, n: int) -> str:
         return self.lines[n - 1] if 1 <= n <= len(self.lines) else ""

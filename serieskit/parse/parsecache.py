@@ -109,6 +109,17 @@ class _Store:
             return e
         return None
 
+    def entries_of(self, rels) -> dict:
+        """What this run used or computed for `rels` (a worker process hands it to the parent)."""
+        return {rel: self.used[rel] for rel in rels if rel in self.used}
+
+    def adopt(self, entries: dict) -> None:
+        """Take the entries a worker process used or computed (see entries_of)."""
+        for rel, e in entries.items():
+            if self.entries.get(rel) != e:
+                self.changed = True
+            self.used[rel] = e
+
     def save(self, keep=()) -> None:
         """Write what this run used (entries of deleted posts go) and the entries of the paths in
         `keep`, atomically; a cache that cannot be written is only a slower next run."""

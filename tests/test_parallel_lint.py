@@ -1,0 +1,80 @@
+"""`series-lint --jobs N` lints the posts in N processes and reports exactly what one process reports:
+the same findings in the same order (JSON byte for byte), the same exit status, and the typography
+hits of every post kept for the next run, whichever process computed them."""
+import importlib.util
+import io
+import json
+
+import pytest
+
+from support.project import ROOT
+from serieskit.model import forking
+from serieskit.lint.cli import run
+from serieskit.parse.parsecache import HIT_FILE
+
+spec = importlib.util.spec_from_file_location("gen_synthetic", ROOT / "scripts" / "gen_synthetic.py")
+gen = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(gen)
+
+SLIPS = {   # a post in each share of the forked run gets a finding of a different kind
+    1: "\n以vLLM框架部署，速度提升2倍。\n",                        # TYP001
+    4: "\n这是“引号”和“另一个引号。\n",                             # TYP002 / TYP004
+    7: "\n见[不存在的文章](nowhere.md)。\n",                        # LNK001
+    10: "\n<script>alert(1)</script>\n",                           # SEC001
+}
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory):
+    root = gen.generate(tmp_path_factory.mktemp("par") / "syn", 12)
+    for i, text in SLIPS.items():
+        post = root / "series" / "synth" / f"{gen.slug_of(i)}.md"
+        head, sep, rest = post.read_text(encoding="utf-8").partition("\n## ")   # before the first section
+        post.write_text(head + text + sep + rest, encoding="utf-8")
+    return root
+
+
+def cli(root, *args):
+    out, err = io.StringIO(), io.StringIO()
+    rc = run(["--root", str(root), "--today", gen.BUILD_DATE.isoformat(), "--format", "json", *args], out, err)
+    return rc, out.getvalue()
+
+
+def test_several_processes_report_what_one_reports(project, monkeypatch):
+    monkeypatch.setattr(forking, "MIN_ITEMS", 2)      # fork even for a dozen posts
+    rc1, one = cli(project, "--no-cache", "--jobs", "1")
+    rc3, three = cli(project, "--no-cache", "--jobs", "3")
+    codes = {f["code"] for f in json.loads(one)}
+    assert {"TYP001", "LNK001", "SEC001"} <= codes and rc1 == 1
+    assert (rc3, three) == (rc1, one)
+
+
+def test_hits_computed_in_the_children_are_kept_for_the_next_run(project, monkeypatch):
+    monkeypatch.setattr(forking, "MIN_ITEMS", 2)
+    (project / ".cache").exists() and [p.unlink() for p in (project / ".cache").rglob("*") if p.is_file()]
+    first = cli(project, "--jobs", "3")
+    hit_file = next((project / ".cache").rglob(HIT_FILE))
+    entries = json.loads(hit_file.read_text(encoding="utf-8"))["entries"]
+    assert len(entries) == 12                      # every post's hits, from the parent's share and the children's
+    assert cli(project, "--jobs", "3") == first == cli(project, "--jobs", "1")
+
+
+def test_jobs_must_be_a_positive_number(project):
+    for bad in ("0", "-1", "many"):
+        assert run(["--root", str(project), "--jobs", bad], io.StringIO(), io.StringIO()) == 2
+
+
+def test_the_asset_plan_checked_in_several_processes_is_the_plan_of_one(project, monkeypatch):
+    from serieskit.model.loader import load_site
+    monkeypatch.setattr(forking, "MIN_ITEMS", 2)
+    bad = project / "series" / "synth" / "assets" / "zz-hostile.svg"
+    bad.write_text('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"><script>alert(2)</script>'
+                   '<rect width="4" height="4"/></svg>', encoding="utf-8")
+    try:
+        one = load_site(project, today=gen.BUILD_DATE).assets
+        three = load_site(project, today=gen.BUILD_DATE, jobs=3).assets
+    finally:
+        bad.unlink()
+    assert three.published == one.published and three.problems == one.problems
+    assert any(p.kind == "svg-changed" and "onload" in p.detail for p in three.problems)
+    assert len(three.published) == 2 * 12 + 1
