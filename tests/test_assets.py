@@ -16,7 +16,8 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from support.project import ROOT, TODAY, make_site
-from serieskit.model.assets import css_ok, raster_format, sanitize_svg
+from serieskit.model.assets import raster_format
+from serieskit.sanitize import css_ok, sanitize_svg
 from serieskit.conventions import ConfigError, load_conventions
 from serieskit.lint.engine import lint
 from serieskit.model.loader import load_site
