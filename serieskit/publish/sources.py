@@ -28,6 +28,7 @@ from . import feed, search_meta
 from serieskit.render import pages, share
 from serieskit.pipeline import page as post_page
 from serieskit.model.assets import publish
+from serieskit.model.pagetable import PAGES, SITE_PAGES
 from serieskit.model.site import Post
 from serieskit.render.post import TOOLTIP_TABLE
 from serieskit.pipeline.project import Build
@@ -172,6 +173,7 @@ def write_sources(b: Build, root: Path, out: Path, host: Host) -> list[str]:
         _write(out / post.site_path, post_source(b, post, partials, host))
         written.append(post.site_path)
     index_of = {s.index_site_path: s for s in b.site.series.values()}
+    titles = {entry.path: entry.title for entry in PAGES if entry.path in SITE_PAGES}
     for uri, content in pages.generated_pages(b.site, b.include_drafts).items():
         if (out / uri).exists():              # a page of docs/ with the same path wins
             continue
@@ -179,6 +181,10 @@ def write_sources(b: Build, root: Path, out: Path, host: Host) -> list[str]:
         if series is not None:
             content = with_meta(content, {"series_share": plain(share.series_share(
                 b.site, series, host.site_url, host.site_name, b.include_drafts)), "series_feed": _feed(series, host)})
+        elif uri in titles:                   # a list (标签, 归档, 写作规范): previews as of a hand-written page
+            url = share.absolute(host.site_url, pages.url_dir(uri))
+            content = with_meta(content, {"series_share": plain(share.page_share(
+                titles[uri], host.site_description, url, host.site_url, host.site_name))})
         _write(out / uri, source_relative(content, uri))
     for asset in b.site.assets.published:       # what serieskit/model/assets.py lets out of series/
         publish(asset, out / asset.site_path)
