@@ -3,16 +3,18 @@ The convention engine (serieskit/) does the work and imports no MkDocs; this fol
 
     state.py        a Process per process, a BuildState per build: the only state kept
     gate.py         convention findings to MkDocs' log; the strict gate
-    generated.py    posts, images, generated pages (serieskit/model/pagetable.py), feeds, vendored mermaid / KaTeX
+    generated.py    the files of the engine's page plan (serieskit/publish/plan.py): posts, images, generated
+                    pages, palette, vendored KaTeX / mermaid, feeds
     navigation.py   mkdocs.yml's nav with the series in place of its "@series" entry; prev / next
-    context.py      page metadata and the template context (post header, findings box, share, search, feed)
+    context.py      the plan's page metadata and template context (share, search, feed); post header, findings box
     search.py       the Pagefind index (serieskit/publish/searchindex.py), written after the pages (`mkdocs build` only)
     serve_cache.py  `mkdocs serve` converts again only what an edit touched
     speedups.py     the switch (SERIES_SPEEDUPS) of the serve memo and of gc.freeze, with their figures
     upstream.py     every reliance on MkDocs internals, with the reason (pinned by tests/test_upstream.py)
 
-The engine's host-neutral parts live in serieskit/ (the policy: serieskit/publish/csp.py; the index:
-serieskit/publish/searchindex.py), so another host can use them too. The speed-ups are on unless SERIES_SPEEDUPS=0 (hooks/serieshooks/speedups.py).
+The engine's host-neutral parts live in serieskit/ (the page plan: serieskit/publish/plan.py; the policy:
+serieskit/publish/csp.py; the index: serieskit/publish/searchindex.py), so another host can use them too.
+The speed-ups are on unless SERIES_SPEEDUPS=0 (hooks/serieshooks/speedups.py).
 """
 from __future__ import annotations
 
@@ -112,7 +114,7 @@ def on_page_content(output, page, config, files):
     listed in mkdocs.yml, did both during the conversion): errors naming the source file's lines. A
     post's HTML, for the feeds."""
     state = session.current
-    post = state.posts_by_src.get(page.file.src_uri)
+    post = state.plan.post(page.file.src_uri)
     found = outputgate.switched(outputgate.from_report(context.source_name(page, state, config),
                                                        context.source_text(page, post), mdext.take_report()),
                                 state.build.site.conv)

@@ -8,9 +8,10 @@ MkDocs hooks. This is the second thin adapter over the engine, beside hooks/ for
 
 1. the convention gate: the same findings as `mkdocs build`, and under --strict the same exit status
    (1 on a convention error, before anything is built);
-2. the sources: the engine writes the posts, generated pages, images and vendored libraries as files
-   (serieskit/publish/sources.py) into `.zensical/docs/`, and a copy of mkdocs.yml with the series'
-   navigation in place of its "@series" entry, the hooks left out;
+2. the sources: the engine writes the files of its page plan (serieskit/publish/plan.py: the posts,
+   generated pages, images and vendored libraries, each page's metadata as its frontmatter), as the
+   MkDocs adapter hands them to MkDocs, into `.zensical/docs/` (serieskit/publish/sources.py), and a
+   copy of mkdocs.yml with the series' navigation in place of its "@series" entry, the hooks left out;
 3. `zensical build` (with its own cache, `.zensical/.cache/`: a page whose source did not change is
    not rendered again; `make clean` empties it);
 4. the output gate and the drawings: the Markdown extension sanitizes every page and draws its
@@ -20,7 +21,7 @@ MkDocs hooks. This is the second thin adapter over the engine, beside hooks/ for
    --strict an error stops it);
 5. what the MkDocs adapter does after the pages: the Content-Security-Policy of every page
    (serieskit/publish/csp.py, the theme's inline scripts hashed from Zensical's own partials), `_headers`,
-   the Atom feeds (serieskit/publish/feed.py) and the Pagefind index (serieskit/publish/searchindex.py).
+   the plan's Atom feeds (serieskit/publish/feed.py) and the Pagefind index (serieskit/publish/searchindex.py).
 
 What this relies on beyond Zensical's documented interface (pinned at zensical==0.0.73 in
 pyproject.toml; tests/test_zensical.py fails when one changes): Material's stylesheet found by glob in
@@ -50,7 +51,7 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from serieskit.publish import csp, feed, outputgate, search_meta, searchindex  # noqa: E402
+from serieskit.publish import csp, outputgate, search_meta, searchindex  # noqa: E402
 from serieskit.render import pages  # noqa: E402
 from serieskit.lint import report  # noqa: E402
 from serieskit.publish.draw import Drawer, Unavailable, mode_from_env  # noqa: E402
@@ -60,7 +61,8 @@ from serieskit.lint.engine import relaxed_security  # noqa: E402
 from serieskit.cssfilter import rules_naming  # noqa: E402
 from serieskit.model.pagetable import SERIES_NAV  # noqa: E402
 from serieskit.pipeline.project import Project  # noqa: E402
-from serieskit.publish.sources import Host, write_sources  # noqa: E402
+from serieskit.publish.plan import Host  # noqa: E402
+from serieskit.publish.sources import write_sources  # noqa: E402
 from serieskit.publish.vendor import VendorMissing  # noqa: E402
 from serieskit.parse.yamlblocks import top_level_blocks  # noqa: E402
 
@@ -229,16 +231,6 @@ def post_contents(b, site_dir: Path) -> dict[str, str]:
     return out
 
 
-def write_feeds(b, site_dir: Path, config: dict) -> None:
-    url = os.environ.get("SITE_URL") or "http://127.0.0.1:8000/"
-    contents, converted = post_contents(b, site_dir), {}
-    for series in [None, *b.site.series.values()]:
-        uri = "feed.xml" if series is None else feed.feed_path(series)
-        text = feed.atom(b.site, url, config.get("site_name", ""), config.get("site_author") or "", contents,
-                         series=series, converted=converted)
-        (site_dir / uri).write_text(text, encoding="utf-8")
-
-
 def load_config(path: Path) -> dict:
     """mkdocs.yml's plain settings (its YAML tags read as nothing: only names and lists are needed here)."""
     class Loader(yaml.SafeLoader):
@@ -291,11 +283,11 @@ def build(root: Path, site_dir: Path, strict: bool, verbose: bool = False) -> in
         raise Failed(str(exc)) from None
     browser = not drawer.drawing
     nav = pages.navigation(b.site, False, config.get("nav") or [SERIES_NAV])
-    host = Host(site_url=os.environ.get("SITE_URL") or "http://127.0.0.1:8000/", site_name=config.get("site_name", ""),
+    host = Host(site_url=os.environ.get("SITE_URL") or "", site_name=config.get("site_name", ""),
                 site_author=config.get("site_author") or "", site_description=config.get("site_description") or "",
                 nav_titles=nav_titles(config.get("nav") or []), draw_in_browser=browser)
     try:
-        write_sources(b, root, stage / "docs", host)
+        plan = write_sources(b, root, stage / "docs", host)
     except VendorMissing as exc:
         raise Failed(str(exc)) from None
     (stage / "docs" / SEARCH_CSS).write_text(search_box_css(), encoding="utf-8")
@@ -324,7 +316,7 @@ def build(root: Path, site_dir: Path, strict: bool, verbose: bool = False) -> in
         print(f"WARNING -  {e}", file=sys.stderr)
     if sec and strict:
         raise Failed(f"Aborted with {len(sec)} convention error(s) in strict mode")
-    write_feeds(b, site_dir, config)
+    plan.write_feeds(site_dir, post_contents(b, site_dir))
     (site_dir / "search.json").unlink(missing_ok=True)     # Zensical's own index: the site searches with Pagefind
     try:
         indexed = searchindex.write_index(site_dir)
