@@ -118,11 +118,7 @@ def on_page_content(output, page, config, files):
     found = outputgate.switched(outputgate.from_report(context.source_name(page, state, config),
                                                        context.source_text(page, post), mdext.take_report()),
                                 state.build.site.conv)
-    for f in found:
-        if f.severity == "error":
-            gate.error(state, report.entry(f, severity=False))
-        else:
-            gate.log.info(f"{f.severity}: {report.entry(f, severity=False)}")
+    gate.say(state, report.page_messages(found))
     if found:
         state.render_errors.setdefault(page.file.src_uri, []).extend(found)
     if post is not None:
@@ -146,10 +142,7 @@ def _with_csp(output: str, where: str) -> str:
     """Fill the page's CSP meta tag; an inline script the policy does not know is an SEC001 error."""
     state = session.current
     output, unknown = csp.fill(output, state.allowed, state.policy)
-    for start in unknown:
-        gate.error(state, f"{where}:1:1: SEC001 the built page carries an inline script the site's policy does not "
-                          f"allow (`{start}`); posts carry no scripts, and a theme feature's script belongs in "
-                          f"serieskit/publish/csp.py THEME_SCRIPTS")
+    gate.say(state, [report.policy_error(where, start) for start in unknown])
     return output
 
 

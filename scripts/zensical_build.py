@@ -53,11 +53,10 @@ sys.path.insert(0, str(ROOT))
 
 from serieskit.publish import csp, outputgate, search_meta, searchindex  # noqa: E402
 from serieskit.render import pages  # noqa: E402
-from serieskit.lint import report  # noqa: E402
+from serieskit.lint.report import Message, aborted, build_messages, page_messages, policy_error  # noqa: E402
 from serieskit.publish.draw import Drawer, Unavailable, mode_from_env  # noqa: E402
 from serieskit.publish.mdext import page_digest  # noqa: E402
 from serieskit.conventions import ConfigError  # noqa: E402
-from serieskit.lint.engine import relaxed_security  # noqa: E402
 from serieskit.cssfilter import rules_naming  # noqa: E402
 from serieskit.model.pagetable import SERIES_NAV  # noqa: E402
 from serieskit.pipeline.project import Project  # noqa: E402
@@ -117,22 +116,21 @@ def staged_config(text: str, nav: list, root: Path = ROOT, report_file: Path | N
     return "".join(out) + "\nsite_dir: site\n"     # Zensical writes only inside its project
 
 
+def say(found: list[Message]) -> int:
+    """The build's report (serieskit/lint/report.py, as the MkDocs build logs it) in MkDocs' log format;
+    returns the count of errors."""
+    for m in found:
+        if m.level != "debug":
+            print(f"{'WARNING' if m.level == 'error' else 'INFO   '} -  {m.text}", file=sys.stderr)
+    return sum(m.level == "error" for m in found)
+
+
 def gate(root: Path, strict: bool):
     """The conventions, as `mkdocs build` reports them; under --strict an error stops the build."""
     b = Project().build(root, include_drafts=False)
-    errors = 0
-    for f in b.findings:
-        if f.severity == "error":
-            errors += 1
-            print(f"WARNING -  {report.entry(f, severity=False)}", file=sys.stderr)
-        elif f.severity == "warning":
-            print(f"INFO    -  warning: {report.entry(f, severity=False)}", file=sys.stderr)
-    if strict:
-        for note in relaxed_security(b.site.conv):
-            print(f"INFO    -  {report.printable(note)}", file=sys.stderr)
+    errors = say(build_messages(b.findings, b.site.conv, strict))
     if strict and errors:
-        raise Failed(f"Aborted with {errors} convention error(s) in strict mode "
-                     f"(details above; python scripts/lint.py lists them too)")
+        raise Failed(aborted(errors))
     return b
 
 
@@ -200,7 +198,7 @@ def policy_of_theme(config: dict) -> tuple[set[str], str]:
     return allowed, csp.policy(allowed)
 
 
-def with_policy(site_dir: Path, allowed: set[str], site_policy: str) -> list[str]:
+def with_policy(site_dir: Path, allowed: set[str], site_policy: str) -> list[Message]:
     """Fill every page's CSP meta tag; the SEC001 errors of the pages with scripts the policy does not know."""
     errors = []
     for page in sorted(site_dir.rglob("*.html")):
@@ -209,8 +207,7 @@ def with_policy(site_dir: Path, allowed: set[str], site_policy: str) -> list[str
         text, unknown = csp.fill(page.read_text(encoding="utf-8"), allowed, site_policy)
         page.write_text(text, encoding="utf-8")
         rel = page.relative_to(site_dir).as_posix()
-        errors += [f"{rel}:1:1: SEC001 the built page carries an inline script the site's policy does not allow "
-                   f"(`{start}`)" for start in unknown]
+        errors += [policy_error(rel, start) for start in unknown]
     (site_dir / "_headers").write_text(csp.headers(site_policy), encoding="utf-8")
     return errors
 
@@ -306,16 +303,10 @@ def build(root: Path, site_dir: Path, strict: bool, verbose: bool = False) -> in
         shutil.rmtree(site_dir)
     shutil.move(stage / "site", site_dir)
     allowed, site_policy = policy_of_theme(config)
-    sec = with_policy(site_dir, allowed, site_policy)
-    drawn = outputgate.switched(drawn_findings(b, stage, report_file), b.site.conv)
-    sec += [report.entry(f, severity=False) for f in drawn if f.severity == "error"]
-    for f in drawn:
-        if f.severity != "error":
-            print(f"INFO    -  {f.severity}: {report.entry(f, severity=False)}", file=sys.stderr)
-    for e in sec:
-        print(f"WARNING -  {e}", file=sys.stderr)
-    if sec and strict:
-        raise Failed(f"Aborted with {len(sec)} convention error(s) in strict mode")
+    errors = say(with_policy(site_dir, allowed, site_policy)
+                 + page_messages(outputgate.switched(drawn_findings(b, stage, report_file), b.site.conv)))
+    if errors and strict:
+        raise Failed(aborted(errors))
     plan.write_feeds(site_dir, post_contents(b, site_dir))
     (site_dir / "search.json").unlink(missing_ok=True)     # Zensical's own index: the site searches with Pagefind
     try:
