@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from serieskit.publish import mdext, outputgate, search_meta  # noqa: E402
+from serieskit.publish import mdext, outputgate, plan  # noqa: E402
 from serieskit.lint import report  # noqa: E402
 from serieskit.conventions import ConfigError  # noqa: E402
 from serieskit.publish.draw import Unavailable  # noqa: E402
@@ -67,8 +67,7 @@ def on_config(config):
     gate.report(state, bool(config.strict))
     navigation.expand(config, state)
     config.extra.setdefault("scope", "/")  # one localStorage scope: Material's inline scripts are the same on every page
-    # The header's search box (overrides/partials/series-search.html): serve writes no index.
-    config.extra["series_search"] = {"serve": session.serving, "weights": search_meta.META_WEIGHTS}
+    config.extra.update(plan.theme_settings(session.serving, drawing.in_browser(session)))
     if session.serve_cache is not None:
         session.serve_cache.start_build(config)
     return config

@@ -51,7 +51,7 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from serieskit.publish import csp, outputgate, search_meta, searchindex  # noqa: E402
+from serieskit.publish import csp, outputgate, searchindex  # noqa: E402
 from serieskit.render import pages  # noqa: E402
 from serieskit.lint.report import Message, aborted, build_messages, page_messages, policy_error  # noqa: E402
 from serieskit.publish.draw import Drawer, Unavailable, mode_from_env  # noqa: E402
@@ -60,7 +60,7 @@ from serieskit.conventions import ConfigError  # noqa: E402
 from serieskit.cssfilter import rules_naming  # noqa: E402
 from serieskit.model.pagetable import SERIES_NAV  # noqa: E402
 from serieskit.pipeline.project import Project  # noqa: E402
-from serieskit.publish.plan import Host  # noqa: E402
+from serieskit.publish.plan import BROWSER_SCRIPTS, Host, theme_settings  # noqa: E402
 from serieskit.publish.sources import write_sources  # noqa: E402
 from serieskit.publish.vendor import VendorMissing  # noqa: E402
 from serieskit.parse.yamlblocks import top_level_blocks  # noqa: E402
@@ -72,7 +72,6 @@ INSTALL = "pip install -e '.[zensical]'"
 DROPPED = ("hooks", "watch")
 REPORT = "draw-report.jsonl"     # each converted page's report (serieskit/publish/mdext.py), one JSON line each
 FRONTMATTER = re.compile(r"---\r?\n.*?\r?\n---\r?\n", re.S)
-BROWSER_SCRIPTS = ("assets/javascripts/math.js", "assets/javascripts/mermaid-loader.js")
 
 
 # Zensical's stylesheet has no styles for Material's search box, which the site's search uses
@@ -95,9 +94,8 @@ def staged_config(text: str, nav: list, root: Path = ROOT, report_file: Path | N
         if key == "nav":
             block = yaml.safe_dump({"nav": nav}, allow_unicode=True, sort_keys=False)
         elif key == "extra":
-            # what the MkDocs adapter adds in on_config: the search box's settings (overrides/partials/series-search.html)
-            setting = {"series_search": {"serve": False, "weights": search_meta.META_WEIGHTS},
-                       "series_draw": {"browser": browser}}
+            # what the MkDocs adapter adds in on_config (the search box's settings, the drawing's place)
+            setting = theme_settings(serving=False, browser=browser)
             block = block.rstrip("\n") + "\n" + "".join(
                 f"  {line}\n" for line in yaml.safe_dump(setting, sort_keys=False).splitlines())
         elif key == "extra_css":

@@ -21,7 +21,7 @@ from .state import BuildState
 
 def add_files(files: Files, config, state: BuildState, root: Path) -> Files:
     host = Host(config.site_url or "", config.site_name, config.site_author or "", config.site_description or "",
-                draw_in_browser=config.extra.get("series_draw", {}).get("browser", False))
+                draw_in_browser=config.extra["series_draw"]["browser"])
     try:   # a page of docs/ with a generated page's path wins
         plan = state.plan = PagePlan(state.build, root, host, lambda path: files.get_file_from_path(path) is not None)
     except VendorMissing as exc:

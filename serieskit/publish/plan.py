@@ -11,7 +11,9 @@ decided here once, for every host.
   pages are (they carry the posts' HTML);
 - `PagePlan.page`: what a page carries besides its text: a post's page metadata, the link preview
   (serieskit/render/share.py), the search metadata (serieskit/publish/search_meta.py) and the series feed
-  its head advertises.
+  its head advertises;
+- `theme_settings` and `BROWSER_SCRIPTS`: what the templates read from the site's settings, and the
+  scripts the pages load when the drawing is left to the browser.
 
 The MkDocs adapter (hooks/serieshooks/) hands these to MkDocs as `File`s, page metadata, the template
 context; serieskit/publish/sources.py writes them as files for a host that runs no plugins
@@ -34,11 +36,14 @@ from serieskit.render.share import Share
 from serieskit.render.theme import palette_css
 
 from . import feed, search_meta
-from .search_meta import PageSearch
+from .search_meta import META_WEIGHTS, PageSearch
 from .vendor import vendor_files
 
 DEFAULT_SITE_URL = "http://127.0.0.1:8000/"     # mkdocs.yml's default: the local preview
 PALETTE_CSS = "assets/stylesheets/palette.css"
+# What the pages load when the drawing is left to the reader's browser (SERIES_DRAW=browser): the site's
+# own loaders (docs/assets/javascripts/) of the vendored renderers (serieskit/publish/vendor.py).
+BROWSER_SCRIPTS = ("assets/javascripts/math.js", "assets/javascripts/mermaid-loader.js")
 
 
 @dataclass
@@ -141,3 +146,10 @@ class PagePlan:
 
 # The generated lists' titles (标签, 归档, 写作规范), as the navigation names them (render/pages.py `navigation`).
 LIST_TITLES = {entry.path: entry.title for entry in PAGES if entry.path in SITE_PAGES}
+
+
+def theme_settings(serving: bool, browser: bool) -> dict:
+    """What the site's templates read from the settings (`extra`) besides mkdocs.yml's own: the search
+    box's (overrides/partials/series-search.html: `mkdocs serve` writes no index; the metadata's
+    weights) and whether the drawing is left to the browser (overrides/main.html)."""
+    return {"series_draw": {"browser": browser}, "series_search": {"serve": serving, "weights": META_WEIGHTS}}
