@@ -25,6 +25,7 @@ from pathlib import Path
 import jinja2
 import yaml
 
+from serieskit.parse.frontmatter import parse as parse_frontmatter
 from serieskit.render import pages
 from serieskit.pipeline import page as post_page
 from serieskit.model.site import Post
@@ -102,14 +103,15 @@ def post_source(b: Build, post: Post, partials: Partials, data: PageData) -> str
 
 
 def with_meta(text: str, extra: dict) -> str:
-    """A page's source with `extra` added to its frontmatter (one written if it has none)."""
-    meta: dict = {}
-    if text.startswith("---\n"):
-        end = text.find("\n---", 4)
-        if end > 0:
-            meta = yaml.safe_load(text[4:end]) or {}
-            text = text[end + 4:].lstrip("\n")
-    return frontmatter({**meta, **extra}) + text
+    """A page's source with `extra` added to its frontmatter (one written if it has none). The page's
+    own frontmatter is hostile input, read as a post's is (serieskit/parse/frontmatter.py: the `---`
+    lines MkDocs reads as frontmatter, YAML without aliases or deep nesting); one that does not load
+    stays in the text, as MkDocs leaves it."""
+    lines = text.split("\n")
+    own = parse_frontmatter(lines)
+    if own.data is None:
+        return frontmatter(extra) + text
+    return frontmatter({**own.data, **extra}) + "\n".join(lines[own.end:]).lstrip("\n")
 
 
 def plain(value):
