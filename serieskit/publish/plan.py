@@ -15,11 +15,12 @@ decided here once, for every host.
 - `theme_settings` and `BROWSER_SCRIPTS`: what the templates read from the site's settings, and the
   scripts the pages load when the drawing is left to the browser.
 
-The MkDocs adapter (hooks/serieshooks/) hands these to MkDocs as `File`s, page metadata, the template
-context; serieskit/publish/sources.py writes them as files for a host that runs no plugins
-(Zensical: scripts/zensical_build.py). A host supplies its
-settings (`Host`) and what only it knows: which paths its own pages take, a hand-written page's title
-and URL as it publishes them, the posts' HTML for the feeds.
+The MkDocs adapter (hooks/serieshooks/) hands these to MkDocs as `File`s, page metadata and the
+template context; serieskit/publish/sources.py writes them as files for a host that runs no plugins
+(Zensical: scripts/zensical_build.py). A host supplies its settings (`Host`) and what only it knows:
+which paths its own pages take, a hand-written page's title and URL as it publishes them, the posts'
+HTML for the feeds. What a build says about the conventions is decided once too, in
+serieskit/lint/report.py.
 """
 from __future__ import annotations
 
@@ -44,6 +45,8 @@ PALETTE_CSS = "assets/stylesheets/palette.css"
 # What the pages load when the drawing is left to the reader's browser (SERIES_DRAW=browser): the site's
 # own loaders (docs/assets/javascripts/) of the vendored renderers (serieskit/publish/vendor.py).
 BROWSER_SCRIPTS = ("assets/javascripts/math.js", "assets/javascripts/mermaid-loader.js")
+# The generated lists' titles (标签, 归档, 写作规范), as the navigation names them (render/pages.py `navigation`).
+LIST_TITLES = {entry.path: entry.title for entry in PAGES if entry.path in SITE_PAGES}
 
 
 @dataclass
@@ -142,10 +145,6 @@ class PagePlan:
             text = feed.atom(self.build.site, h.site_url, h.site_name, h.site_author, contents,
                              series=series, converted=converted)
             (site_dir / uri).write_text(text, encoding="utf-8")
-
-
-# The generated lists' titles (标签, 归档, 写作规范), as the navigation names them (render/pages.py `navigation`).
-LIST_TITLES = {entry.path: entry.title for entry in PAGES if entry.path in SITE_PAGES}
 
 
 def theme_settings(serving: bool, browser: bool) -> dict:
