@@ -3,16 +3,18 @@ The convention engine (serieskit/) does the work and imports no MkDocs; this fol
 
     state.py        a Process per process, a BuildState per build: the only state kept
     gate.py         convention findings to MkDocs' log; the strict gate
-    generated.py    posts, images, generated pages (serieskit/model/pagetable.py), feeds, vendored mermaid / KaTeX
+    generated.py    the files of the engine's page plan (serieskit/publish/plan.py): posts, images, generated
+                    pages, palette, vendored KaTeX / mermaid, feeds
     navigation.py   mkdocs.yml's nav with the series in place of its "@series" entry; prev / next
-    context.py      page metadata and the template context (post header, findings box, share, search, feed)
+    context.py      the plan's page metadata and template context (share, search, feed); post header, findings box
     search.py       the Pagefind index (serieskit/publish/searchindex.py), written after the pages (`mkdocs build` only)
     serve_cache.py  `mkdocs serve` converts again only what an edit touched
     speedups.py     the switch (SERIES_SPEEDUPS) of the serve memo and of gc.freeze, with their figures
     upstream.py     every reliance on MkDocs internals, with the reason (pinned by tests/test_upstream.py)
 
-The engine's host-neutral parts live in serieskit/ (the policy: serieskit/publish/csp.py; the index:
-serieskit/publish/searchindex.py), so another host can use them too. The speed-ups are on unless SERIES_SPEEDUPS=0 (hooks/serieshooks/speedups.py).
+The engine's host-neutral parts live in serieskit/ (the page plan: serieskit/publish/plan.py; the policy:
+serieskit/publish/csp.py; the index: serieskit/publish/searchindex.py), so another host can use them too.
+The speed-ups are on unless SERIES_SPEEDUPS=0 (hooks/serieshooks/speedups.py).
 """
 from __future__ import annotations
 
@@ -25,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from serieskit.publish import mdext, outputgate, search_meta  # noqa: E402
+from serieskit.publish import mdext, outputgate, plan  # noqa: E402
 from serieskit.lint import report  # noqa: E402
 from serieskit.conventions import ConfigError  # noqa: E402
 from serieskit.publish.draw import Unavailable  # noqa: E402
@@ -65,8 +67,7 @@ def on_config(config):
     gate.report(state, bool(config.strict))
     navigation.expand(config, state)
     config.extra.setdefault("scope", "/")  # one localStorage scope: Material's inline scripts are the same on every page
-    # The header's search box (overrides/partials/series-search.html): serve writes no index.
-    config.extra["series_search"] = {"serve": session.serving, "weights": search_meta.META_WEIGHTS}
+    config.extra.update(plan.theme_settings(session.serving, drawing.in_browser(session)))
     if session.serve_cache is not None:
         session.serve_cache.start_build(config)
     return config
@@ -112,15 +113,11 @@ def on_page_content(output, page, config, files):
     listed in mkdocs.yml, did both during the conversion): errors naming the source file's lines. A
     post's HTML, for the feeds."""
     state = session.current
-    post = state.posts_by_src.get(page.file.src_uri)
+    post = state.plan.post(page.file.src_uri)
     found = outputgate.switched(outputgate.from_report(context.source_name(page, state, config),
                                                        context.source_text(page, post), mdext.take_report()),
                                 state.build.site.conv)
-    for f in found:
-        if f.severity == "error":
-            gate.error(state, report.entry(f, severity=False))
-        else:
-            gate.log.info(f"{f.severity}: {report.entry(f, severity=False)}")
+    gate.say(state, report.page_messages(found))
     if found:
         state.render_errors.setdefault(page.file.src_uri, []).extend(found)
     if post is not None:
@@ -144,10 +141,7 @@ def _with_csp(output: str, where: str) -> str:
     """Fill the page's CSP meta tag; an inline script the policy does not know is an SEC001 error."""
     state = session.current
     output, unknown = csp.fill(output, state.allowed, state.policy)
-    for start in unknown:
-        gate.error(state, f"{where}:1:1: SEC001 the built page carries an inline script the site's policy does not "
-                          f"allow (`{start}`); posts carry no scripts, and a theme feature's script belongs in "
-                          f"serieskit/publish/csp.py THEME_SCRIPTS")
+    gate.say(state, [report.policy_error(where, start) for start in unknown])
     return output
 
 

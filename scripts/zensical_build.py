@@ -8,9 +8,10 @@ MkDocs hooks. This is the second thin adapter over the engine, beside hooks/ for
 
 1. the convention gate: the same findings as `mkdocs build`, and under --strict the same exit status
    (1 on a convention error, before anything is built);
-2. the sources: the engine writes the posts, generated pages, images and vendored libraries as files
-   (serieskit/publish/sources.py) into `.zensical/docs/`, and a copy of mkdocs.yml with the series'
-   navigation in place of its "@series" entry, the hooks left out;
+2. the sources: the engine writes the files of its page plan (serieskit/publish/plan.py: the posts,
+   generated pages, images and vendored libraries, each page's metadata as its frontmatter), as the
+   MkDocs adapter hands them to MkDocs, into `.zensical/docs/` (serieskit/publish/sources.py), and a
+   copy of mkdocs.yml with the series' navigation in place of its "@series" entry, the hooks left out;
 3. `zensical build` (with its own cache, `.zensical/.cache/`: a page whose source did not change is
    not rendered again; `make clean` empties it);
 4. the output gate and the drawings: the Markdown extension sanitizes every page and draws its
@@ -20,7 +21,7 @@ MkDocs hooks. This is the second thin adapter over the engine, beside hooks/ for
    --strict an error stops it);
 5. what the MkDocs adapter does after the pages: the Content-Security-Policy of every page
    (serieskit/publish/csp.py, the theme's inline scripts hashed from Zensical's own partials), `_headers`,
-   the Atom feeds (serieskit/publish/feed.py) and the Pagefind index (serieskit/publish/searchindex.py).
+   the plan's Atom feeds (serieskit/publish/feed.py) and the Pagefind index (serieskit/publish/searchindex.py).
 
 What this relies on beyond Zensical's documented interface (pinned at zensical==0.0.73 in
 pyproject.toml; tests/test_zensical.py fails when one changes): Material's stylesheet found by glob in
@@ -50,17 +51,17 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from serieskit.publish import csp, feed, outputgate, search_meta, searchindex  # noqa: E402
+from serieskit.publish import csp, outputgate, searchindex  # noqa: E402
 from serieskit.render import pages  # noqa: E402
-from serieskit.lint import report  # noqa: E402
+from serieskit.lint.report import Message, aborted, build_messages, page_messages, policy_error  # noqa: E402
 from serieskit.publish.draw import Drawer, Unavailable, mode_from_env  # noqa: E402
 from serieskit.publish.mdext import page_digest  # noqa: E402
 from serieskit.conventions import ConfigError  # noqa: E402
-from serieskit.lint.engine import relaxed_security  # noqa: E402
 from serieskit.cssfilter import rules_naming  # noqa: E402
 from serieskit.model.pagetable import SERIES_NAV  # noqa: E402
 from serieskit.pipeline.project import Project  # noqa: E402
-from serieskit.publish.sources import Host, write_sources  # noqa: E402
+from serieskit.publish.plan import BROWSER_SCRIPTS, Host, theme_settings  # noqa: E402
+from serieskit.publish.sources import write_sources  # noqa: E402
 from serieskit.publish.vendor import VendorMissing  # noqa: E402
 from serieskit.parse.yamlblocks import top_level_blocks  # noqa: E402
 
@@ -71,7 +72,6 @@ INSTALL = "pip install -e '.[zensical]'"
 DROPPED = ("hooks", "watch")
 REPORT = "draw-report.jsonl"     # each converted page's report (serieskit/publish/mdext.py), one JSON line each
 FRONTMATTER = re.compile(r"---\r?\n.*?\r?\n---\r?\n", re.S)
-BROWSER_SCRIPTS = ("assets/javascripts/math.js", "assets/javascripts/mermaid-loader.js")
 
 
 # Zensical's stylesheet has no styles for Material's search box, which the site's search uses
@@ -94,9 +94,8 @@ def staged_config(text: str, nav: list, root: Path = ROOT, report_file: Path | N
         if key == "nav":
             block = yaml.safe_dump({"nav": nav}, allow_unicode=True, sort_keys=False)
         elif key == "extra":
-            # what the MkDocs adapter adds in on_config: the search box's settings (overrides/partials/series-search.html)
-            setting = {"series_search": {"serve": False, "weights": search_meta.META_WEIGHTS},
-                       "series_draw": {"browser": browser}}
+            # what the MkDocs adapter adds in on_config (the search box's settings, the drawing's place)
+            setting = theme_settings(serving=False, browser=browser)
             block = block.rstrip("\n") + "\n" + "".join(
                 f"  {line}\n" for line in yaml.safe_dump(setting, sort_keys=False).splitlines())
         elif key == "extra_css":
@@ -115,22 +114,21 @@ def staged_config(text: str, nav: list, root: Path = ROOT, report_file: Path | N
     return "".join(out) + "\nsite_dir: site\n"     # Zensical writes only inside its project
 
 
+def say(found: list[Message]) -> int:
+    """The build's report (serieskit/lint/report.py, as the MkDocs build logs it) in MkDocs' log format;
+    returns the count of errors."""
+    for m in found:
+        if m.level != "debug":
+            print(f"{'WARNING' if m.level == 'error' else 'INFO   '} -  {m.text}", file=sys.stderr)
+    return sum(m.level == "error" for m in found)
+
+
 def gate(root: Path, strict: bool):
     """The conventions, as `mkdocs build` reports them; under --strict an error stops the build."""
     b = Project().build(root, include_drafts=False)
-    errors = 0
-    for f in b.findings:
-        if f.severity == "error":
-            errors += 1
-            print(f"WARNING -  {report.entry(f, severity=False)}", file=sys.stderr)
-        elif f.severity == "warning":
-            print(f"INFO    -  warning: {report.entry(f, severity=False)}", file=sys.stderr)
-    if strict:
-        for note in relaxed_security(b.site.conv):
-            print(f"INFO    -  {report.printable(note)}", file=sys.stderr)
+    errors = say(build_messages(b.findings, b.site.conv, strict))
     if strict and errors:
-        raise Failed(f"Aborted with {errors} convention error(s) in strict mode "
-                     f"(details above; python scripts/lint.py lists them too)")
+        raise Failed(aborted(errors))
     return b
 
 
@@ -198,7 +196,7 @@ def policy_of_theme(config: dict) -> tuple[set[str], str]:
     return allowed, csp.policy(allowed)
 
 
-def with_policy(site_dir: Path, allowed: set[str], site_policy: str) -> list[str]:
+def with_policy(site_dir: Path, allowed: set[str], site_policy: str) -> list[Message]:
     """Fill every page's CSP meta tag; the SEC001 errors of the pages with scripts the policy does not know."""
     errors = []
     for page in sorted(site_dir.rglob("*.html")):
@@ -207,8 +205,7 @@ def with_policy(site_dir: Path, allowed: set[str], site_policy: str) -> list[str
         text, unknown = csp.fill(page.read_text(encoding="utf-8"), allowed, site_policy)
         page.write_text(text, encoding="utf-8")
         rel = page.relative_to(site_dir).as_posix()
-        errors += [f"{rel}:1:1: SEC001 the built page carries an inline script the site's policy does not allow "
-                   f"(`{start}`)" for start in unknown]
+        errors += [policy_error(rel, start) for start in unknown]
     (site_dir / "_headers").write_text(csp.headers(site_policy), encoding="utf-8")
     return errors
 
@@ -227,16 +224,6 @@ def post_contents(b, site_dir: Path) -> dict[str, str]:
             raise Failed(f"{post.rel}: Zensical wrote no page at {post.url_dir} with the post's header")
         out[post.rel] = m.group(1)
     return out
-
-
-def write_feeds(b, site_dir: Path, config: dict) -> None:
-    url = os.environ.get("SITE_URL") or "http://127.0.0.1:8000/"
-    contents, converted = post_contents(b, site_dir), {}
-    for series in [None, *b.site.series.values()]:
-        uri = "feed.xml" if series is None else feed.feed_path(series)
-        text = feed.atom(b.site, url, config.get("site_name", ""), config.get("site_author") or "", contents,
-                         series=series, converted=converted)
-        (site_dir / uri).write_text(text, encoding="utf-8")
 
 
 def load_config(path: Path) -> dict:
@@ -291,11 +278,11 @@ def build(root: Path, site_dir: Path, strict: bool, verbose: bool = False) -> in
         raise Failed(str(exc)) from None
     browser = not drawer.drawing
     nav = pages.navigation(b.site, False, config.get("nav") or [SERIES_NAV])
-    host = Host(site_url=os.environ.get("SITE_URL") or "http://127.0.0.1:8000/", site_name=config.get("site_name", ""),
+    host = Host(site_url=os.environ.get("SITE_URL") or "", site_name=config.get("site_name", ""),
                 site_author=config.get("site_author") or "", site_description=config.get("site_description") or "",
                 nav_titles=nav_titles(config.get("nav") or []), draw_in_browser=browser)
     try:
-        write_sources(b, root, stage / "docs", host)
+        plan = write_sources(b, root, stage / "docs", host)
     except VendorMissing as exc:
         raise Failed(str(exc)) from None
     (stage / "docs" / SEARCH_CSS).write_text(search_box_css(), encoding="utf-8")
@@ -314,17 +301,11 @@ def build(root: Path, site_dir: Path, strict: bool, verbose: bool = False) -> in
         shutil.rmtree(site_dir)
     shutil.move(stage / "site", site_dir)
     allowed, site_policy = policy_of_theme(config)
-    sec = with_policy(site_dir, allowed, site_policy)
-    drawn = outputgate.switched(drawn_findings(b, stage, report_file), b.site.conv)
-    sec += [report.entry(f, severity=False) for f in drawn if f.severity == "error"]
-    for f in drawn:
-        if f.severity != "error":
-            print(f"INFO    -  {f.severity}: {report.entry(f, severity=False)}", file=sys.stderr)
-    for e in sec:
-        print(f"WARNING -  {e}", file=sys.stderr)
-    if sec and strict:
-        raise Failed(f"Aborted with {len(sec)} convention error(s) in strict mode")
-    write_feeds(b, site_dir, config)
+    errors = say(with_policy(site_dir, allowed, site_policy)
+                 + page_messages(outputgate.switched(drawn_findings(b, stage, report_file), b.site.conv)))
+    if errors and strict:
+        raise Failed(aborted(errors))
+    plan.write_feeds(site_dir, post_contents(b, site_dir))
     (site_dir / "search.json").unlink(missing_ok=True)     # Zensical's own index: the site searches with Pagefind
     try:
         indexed = searchindex.write_index(site_dir)

@@ -290,3 +290,26 @@ def test_a_post_named_index_is_refused_by_both_hosts(tmp_path, host):
     out = r.stdout + r.stderr
     assert r.returncode == 1 and "Traceback" not in out, out[-3000:]
     assert re.search(r"series/notes/index\.md:3:7: FMT004 a post cannot be named `index\.md`", out), out[-3000:]
+
+
+# --- C14. a docs/ page's frontmatter, read by the engine for a host without plugins (Zensical) -------------------------
+@pytest.mark.parametrize("head", [f"---\n{LAUGHS}---\n", f"---\nx: {NEST}\n---\n", "---\ntitle: [unclosed\n---\n"],
+                         ids=["aliases", "nesting", "broken"])
+def test_a_docs_page_frontmatter_that_does_not_load_stays_text(head):
+    """The page's own frontmatter is read as a post's is (serieskit/parse/frontmatter.py): YAML with aliases,
+    nested too deep or broken is not loaded (in bounded time), and the page keeps it as text, as MkDocs does."""
+    from serieskit.publish.sources import with_meta
+    text = head + "\n# 关于\n"
+    t0 = time.perf_counter()
+    out = with_meta(text, {"series_feed": None})
+    assert time.perf_counter() - t0 < 2
+    assert out == "---\nseries_feed: null\n---\n\n" + text
+
+
+def test_a_docs_page_is_split_at_its_own_frontmatter_only():
+    """Two `---` rules in a page without frontmatter are Markdown, not metadata; a frontmatter closed by
+    `...` is one (MkDocs reads both so)."""
+    from serieskit.publish.sources import with_meta
+    rules = "# 标题\n\n---\n\ntitle: 不是元数据\n\n---\n\n正文\n"
+    assert with_meta(rules, {"a": 1}) == "---\na: 1\n---\n\n" + rules
+    assert with_meta("---\ntitle: 页\nhide: [toc]\n...\n\n# 页\n", {"a": 1}) == "---\ntitle: 页\nhide:\n- toc\na: 1\n---\n\n# 页\n"

@@ -167,6 +167,15 @@ def test_feed_is_valid_atom(site):
     assert 'type="application/atom+xml"' in html(site, "index.html")
 
 
+def test_every_page_but_not_found_carries_a_link_preview(site):
+    """Both hosts give every page a reader can share its Open Graph card, the generated lists
+    (标签, 归档, 写作规范) too: one page plan decides it (serieskit/publish/plan.py)."""
+    pages = sorted(p.relative_to(site).as_posix() for p in site.rglob("*.html"))
+    assert "tags/index.html" in pages and "rules/index.html" in pages
+    missing = [rel for rel in pages if rel != "404.html" and 'property="og:title"' not in html(site, rel)]
+    assert not missing, missing
+
+
 def pagefind_pages(site: Path) -> dict[str, dict]:
     """The pages of the Pagefind index, by URL: each fragment is `pagefind_dcd` + JSON, gzipped."""
     out = {}

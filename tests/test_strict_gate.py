@@ -10,6 +10,7 @@ import pytest
 
 import re
 
+from serieskit.lint.report import aborted
 from support.sitebuild import build, make_project, mkdocs
 
 
@@ -68,6 +69,16 @@ def test_the_zensical_build_has_the_same_gate(proj, tmp_path):
     assert relaxed.returncode == 0 and (tmp_path / "z-site" / "index.html").is_file(), relaxed.stderr[-2000:]
     mk = mkdocs(proj, "build", "-d", str(tmp_path / "m-site"))
     assert sorted(FINDING.findall(relaxed.stderr)) == sorted(FINDING.findall(mk.stderr)) != []
+
+
+def test_both_hosts_report_in_the_same_words(proj, tmp_path):
+    """The build's report and the strict gate's message come from the engine (serieskit/lint/report.py)."""
+    proj, finding = proj
+    mk = mkdocs(proj, "build", "--strict", "-d", str(tmp_path / "m"))
+    z = build(proj, tmp_path / "z", strict=True, host="zensical")
+    assert mk.returncode == z.returncode == 1
+    for line in ("conventions: 1 error(s), 0 warning(s); details: python scripts/lint.py", aborted(1)):
+        assert line in mk.stdout + mk.stderr and line in z.stderr, (line, mk.stderr[-2000:], z.stderr[-2000:])
 
 
 def test_strict_true_in_mkdocs_yml_stops_the_zensical_build_too(proj, tmp_path):

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from serieskit.publish import mdext
 from serieskit.publish.draw import Drawer, mode_from_env
-
-BROWSER_SCRIPTS = ("assets/javascripts/math.js", "assets/javascripts/mermaid-loader.js")
+from serieskit.publish.plan import BROWSER_SCRIPTS
 
 
 def start(session, config, root, log) -> None:
@@ -23,9 +22,7 @@ def start(session, config, root, log) -> None:
             log.info("diagrams and formulas are drawn in the browser (SERIES_DRAW=browser)")
     drawer = session.drawer
     mdext.use_drawer(drawer)
-    browser = not drawer.drawing
-    config.extra["series_draw"] = {"browser": browser}
-    if browser:
+    if not drawer.drawing:
         for script in BROWSER_SCRIPTS:
             if script not in config.extra_javascript:
                 config.extra_javascript.append(script)

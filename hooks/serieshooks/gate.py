@@ -1,4 +1,5 @@
-"""Convention findings to MkDocs' log, and the strict gate.
+"""Convention findings to MkDocs' log, and the strict gate. The lines and the gate's message are the
+engine's (serieskit/lint/report.py `build_messages`, `aborted`: the Zensical build prints the same).
 
 Every error is a WARNING on the `mkdocs.plugins.series` logger (so MkDocs lists it with its own
 warnings), or an ERROR when the command line silenced warnings (`-q`); warnings are INFO. The gate
@@ -19,8 +20,7 @@ import sys
 from mkdocs.exceptions import Abort
 from mkdocs.plugins import get_plugin_logger
 
-from serieskit.lint import report as reporter
-from serieskit.lint.engine import relaxed_security
+from serieskit.lint.report import Message, aborted, build_messages
 from .state import BuildState
 
 log = get_plugin_logger("series")
@@ -61,35 +61,27 @@ def error(state: BuildState, msg: str) -> None:
         log.error(msg)
 
 
+def say(state: BuildState, messages: list[Message]) -> None:
+    """The engine's messages (serieskit/lint/report.py) to MkDocs' log: an error is counted; a note is
+    shown even under `-q` (not as a warning, which MkDocs would count: on stderr itself)."""
+    for m in messages:
+        if m.level == "error":
+            error(state, m.text)
+        elif m.level == "note" and not log.isEnabledFor(logging.INFO):
+            print(m.text, file=sys.stderr)
+        elif m.level in ("note", "info"):
+            log.info(m.text)
+        else:
+            log.debug(m.text)
+
+
 def report(state: BuildState, strict: bool = False) -> None:
     """Log the findings; under strict, also one line per security rule conventions.yml relaxes
     (shown even under `-q`: the maintainers' choice is stated, not hidden)."""
-    if strict:
-        for note in relaxed_security(state.build.site.conv):
-            if log.isEnabledFor(logging.INFO):
-                log.info(reporter.printable(note))
-            else:   # -q: a note is not a warning (MkDocs would count it), so it goes to stderr itself
-                print(reporter.printable(note), file=sys.stderr)
-    errors = warnings = 0
-    for f in state.build.findings:
-        msg = reporter.entry(f, severity=False)
-        if f.severity == "error":
-            errors += 1
-            error(state, msg)
-        elif f.severity == "warning":
-            warnings += 1
-            log.info(f"warning: {msg}")
-        else:
-            log.debug(msg)
-    if errors or warnings:
-        log.info(f"conventions: {errors} error(s), {warnings} warning(s); details: python scripts/lint.py")
+    say(state, build_messages(state.build.findings, state.build.site.conv, strict))
 
 
 def check(state: BuildState, strict: bool) -> None:
     if not strict or not (state.errors or mkdocs_warnings.count):
         return
-    parts = [f"{state.errors} convention error(s)"] if state.errors else []
-    if mkdocs_warnings.count:
-        parts.append(f"{mkdocs_warnings.count} MkDocs warning(s)")
-    raise Abort(f"Aborted with {' and '.join(parts)} in strict mode "
-                f"(details above; python scripts/lint.py lists the convention errors too)")
+    raise Abort(aborted(state.errors, mkdocs_warnings.count, "MkDocs"))

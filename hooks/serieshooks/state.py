@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from serieskit.model.site import Post
 from serieskit.pipeline.project import Build, Project
+from serieskit.publish.plan import PagePlan
 
 from . import speedups
 from .serve_cache import ServeCache
@@ -18,7 +18,7 @@ from .serve_cache import ServeCache
 class BuildState:
     """One build: the engine's view of the project and what the events of this build share."""
     build: Build
-    posts_by_src: dict[str, Post] = field(default_factory=dict)   # a post's page (src_uri) -> the post
+    plan: PagePlan | None = None                                  # the page plan (on_files): files, page metadata
     contents: dict[str, str] = field(default_factory=dict)        # Post.rel -> its HTML (the feeds)
     allowed: set[str] = field(default_factory=set)                # sha256 of the theme's inline scripts
     policy: str = ""                                              # the Content-Security-Policy

@@ -2,16 +2,20 @@
 
 text (`path:line:col: CODE [severity] message`, the hint on the next line), json, GitHub
 annotations, SARIF 2.1.0. The lint CLI, the MkDocs hook's log and `new_post` all use `line()` /
-`text()`; a hint is never glued to the message, so tools can show it as help.
+`text()`; a hint is never glued to the message, so tools can show it as help. A site build's report
+(`build_messages`, `page_messages`, `policy_error`, `aborted`: the strict gate's message) is the
+same on both hosts: each adapter only prints it its own way.
 """
 from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass
 from pathlib import Path
 
 from serieskit import __version__
 from serieskit.model.site import Finding
+from .engine import relaxed_security
 from .rules import REGISTRY
 
 SARIF_LEVEL = {"error": "error", "warning": "warning", "info": "note"}
@@ -133,3 +137,53 @@ def sarif(findings: list[Finding], root=None) -> str:
 
 
 FORMATS = {"text": text, "json": as_json, "github": github, "sarif": sarif}
+
+
+# --- a site build's report, the same on both hosts (hooks/serieshooks/gate.py, scripts/zensical_build.py) ------
+@dataclass(frozen=True)
+class Message:
+    """A line of a build's report. `level`: "error" (a convention error: the strict gate counts it),
+    "note" (shown even when the host is told to be quiet), "info", "debug"."""
+    level: str
+    text: str
+
+
+def build_messages(findings: list[Finding], conv, strict: bool) -> list[Message]:
+    """The build's convention findings, reported before anything is built; under strict, first one
+    note per security rule conventions.yml relaxes (the maintainers' choice is stated, not hidden)."""
+    out = [Message("note", printable(n)) for n in relaxed_security(conv)] if strict else []
+    errors = warnings = 0
+    for f in findings:
+        if f.severity == "error":
+            errors += 1
+            out.append(Message("error", entry(f, severity=False)))
+        elif f.severity == "warning":
+            warnings += 1
+            out.append(Message("info", f"warning: {entry(f, severity=False)}"))
+        else:
+            out.append(Message("debug", entry(f, severity=False)))
+    if errors or warnings:
+        out.append(Message("info", f"conventions: {errors} error(s), {warnings} warning(s); details: python scripts/lint.py"))
+    return out
+
+
+def page_messages(found: list[Finding]) -> list[Message]:
+    """What the output gate and the drawings found on a converted page (serieskit/publish/outputgate.py)."""
+    return [Message("error", entry(f, severity=False)) if f.severity == "error"
+            else Message("info", f"{f.severity}: {entry(f, severity=False)}") for f in found]
+
+
+def policy_error(where: str, start: str) -> Message:
+    """A built page carries an inline script the site's policy does not allow (serieskit/publish/csp.py)."""
+    return Message("error", printable(
+        f"{where}:1:1: SEC001 the built page carries an inline script the site's policy does not allow (`{start}`); "
+        f"posts carry no scripts, and a theme feature's script belongs in serieskit/publish/csp.py THEME_SCRIPTS"))
+
+
+def aborted(errors: int, host_warnings: int = 0, host: str = "") -> str:
+    """The strict gate's message: the build stops on its convention errors (and the host's own warnings)."""
+    parts = [f"{errors} convention error(s)"] if errors else []
+    if host_warnings:
+        parts.append(f"{host_warnings} {host} warning(s)")
+    return (f"Aborted with {' and '.join(parts)} in strict mode "
+            f"(details above; python scripts/lint.py lists the convention errors too)")

@@ -19,7 +19,6 @@ files, no symlink leading out of series/) is the loader's discovery (serieskit/m
 """
 from __future__ import annotations
 
-import shutil
 import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -76,15 +75,6 @@ class AssetPlan:
     published: list[Asset] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     stamps: dict = field(default_factory=dict)   # site path -> ((file, mtime, size, data suffixes), Asset, [Problem])
-
-
-def publish(asset: Asset, dest: Path) -> None:
-    """Write one file of the plan where a host builds from: its sanitized bytes (SVG), or a copy."""
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    if asset.data is not None:
-        dest.write_bytes(asset.data)
-    else:
-        shutil.copyfile(asset.src, dest)
 
 
 # Folders and files of the site's root that are the site's own, whoever writes them (theme, docs/,

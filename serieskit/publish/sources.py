@@ -1,15 +1,16 @@
 """The series site as source files, for a host that runs no plugins (Zensical: it reads mkdocs.yml
-and runs Python-Markdown extensions, but no MkDocs hooks). What the MkDocs adapter adds to a build
-in memory (hooks/serieshooks/generated.py, hooks/serieshooks/context.py), this writes into a folder the host builds from:
+and runs Python-Markdown extensions, but no MkDocs hooks). The page plan (serieskit/publish/plan.py)
+decides what the site publishes and what each page carries, for both hosts; the MkDocs adapter hands
+it to MkDocs in memory (hooks/serieshooks/generated.py, hooks/serieshooks/context.py), this writes it
+into a folder the host builds from:
 
-- `docs/` as written, with the home page's lists at their placeholders;
-- each published post, rendered (serieskit/render/post.py), its header and its previous / next links
-  around it (the site's own partials, overrides/partials/, rendered here with the same data the
-  MkDocs templates get: serieskit/pipeline/page.py), its page metadata and its search metadata as
-  frontmatter (the template marks the page for the index: overrides/main.html);
-- the generated pages of the page table, the files beside the posts that the publishing plan lets
-  out (serieskit/model/assets.py: images, sanitized SVG), the palette stylesheet and the vendored mermaid
-  and KaTeX.
+- `docs/` as written, with the home page's lists at their placeholders and each page's plan as
+  frontmatter;
+- the plan's files: each published post, rendered (serieskit/render/post.py), its header and its
+  previous / next links around it (the site's own partials, overrides/partials/, rendered here with
+  the same data the MkDocs templates get: serieskit/pipeline/page.py) and its page's plan as
+  frontmatter (the template marks the page for the index: overrides/main.html); the generated pages,
+  with theirs; the files beside the posts, the palette stylesheet and the vendored libraries as they are.
 
 The glossary tooltips are the Markdown extension's (serieskit/publish/mdext.py), as in MkDocs.
 """
@@ -24,15 +25,13 @@ from pathlib import Path
 import jinja2
 import yaml
 
-from . import feed, search_meta
-from serieskit.render import pages, share
+from serieskit.parse.frontmatter import parse as parse_frontmatter
+from serieskit.render import pages
 from serieskit.pipeline import page as post_page
-from serieskit.model.assets import publish
 from serieskit.model.site import Post
 from serieskit.render.post import TOOLTIP_TABLE
 from serieskit.pipeline.project import Build
-from serieskit.render.theme import palette_css
-from .vendor import vendor_files
+from .plan import Host, PageData, PagePlan
 
 H1 = re.compile(r"^#\s+(.+?)\s*#*\s*$", re.M)
 
@@ -84,35 +83,35 @@ def frontmatter(meta: dict) -> str:
     return "---\n" + yaml.safe_dump(meta, allow_unicode=True, sort_keys=False) + "---\n\n"
 
 
-def _feed(series, host: Host) -> dict | None:
-    return {"title": feed.feed_title(series, host.site_name), "href": feed.feed_path(series)} if series else None
+def metadata(data: PageData) -> dict:
+    """A page's plan (serieskit/publish/plan.py) as the page metadata the templates read (what the MkDocs
+    adapter passes in the template context: hooks/serieshooks/context.py)."""
+    return {**data.meta, "series_search": plain(data.search), "series_share": plain(data.share),
+            "series_feed": data.feed}
 
 
-def post_source(b: Build, post: Post, partials: Partials, host: Host) -> str:
+def post_source(b: Build, post: Post, partials: Partials, data: PageData) -> str:
     """A post as its page's source: metadata, header, rendered text, previous / next, and last the
     tooltip line of the rendered text (the Markdown extension reads the last line)."""
     info = post_page.post_info(b, post)
     body, _, table = b.render(post).markdown.rstrip("\n").rpartition("\n")
     assert TOOLTIP_TABLE.fullmatch(table), post.rel
-    meta = {**post_page.page_meta(post),
-            "series_search": plain(search_meta.post_search(b.site, post)),
-            "series_share": plain(share.post_share(b.site, post, host.site_url, host.site_name, host.site_author)),
-            "series_feed": _feed(b.site.series_of(post), host)}
     header = partials.render("series-post-header.html", info, post.url_dir)
     nav = partials.render("series-nav.html", info, post.url_dir)
     text = "".join([header, "\n\n", body, "\n\n", nav, "\n\n" if nav else "", table, "\n"])
-    return frontmatter(meta) + source_relative(text, post.site_path)
+    return frontmatter(metadata(data)) + source_relative(text, post.site_path)
 
 
 def with_meta(text: str, extra: dict) -> str:
-    """A page's source with `extra` added to its frontmatter (one written if it has none)."""
-    meta: dict = {}
-    if text.startswith("---\n"):
-        end = text.find("\n---", 4)
-        if end > 0:
-            meta = yaml.safe_load(text[4:end]) or {}
-            text = text[end + 4:].lstrip("\n")
-    return frontmatter({**meta, **extra}) + text
+    """A page's source with `extra` added to its frontmatter (one written if it has none). The page's
+    own frontmatter is hostile input, read as a post's is (serieskit/parse/frontmatter.py: the `---`
+    lines MkDocs reads as frontmatter, YAML without aliases or deep nesting); one that does not load
+    stays in the text, as MkDocs leaves it."""
+    lines = text.split("\n")
+    own = parse_frontmatter(lines)
+    if own.data is None:
+        return frontmatter(extra) + text
+    return frontmatter({**own.data, **extra}) + "\n".join(lines[own.end:]).lstrip("\n")
 
 
 def plain(value):
@@ -126,67 +125,50 @@ def plain(value):
     return value
 
 
-@dataclasses.dataclass
-class Host:
-    """What the pages' metadata needs from the host's configuration."""
-    site_url: str
-    site_name: str
-    site_author: str = ""
-    site_description: str = ""
-    nav_titles: dict = dataclasses.field(default_factory=dict)   # a hand-written page -> its title in the nav
-    draw_in_browser: bool = False     # the fallback (SERIES_DRAW=browser): serve the renderers too
-
-
-def _page_meta(b: Build, site_path: str, text: str, host: Host) -> dict:
-    """The search and link-preview metadata of a hand-written page (what hooks/serieshooks/context.py passes
-    to the MkDocs templates)."""
-    site = b.site
-    if site_path == "index.md":
-        return {"series_search": plain(search_meta.NOT_INDEXED),
-                "series_share": plain(share.home_share(site, host.site_url, host.site_name, host.site_description,
-                                                       host.site_author, b.include_drafts))}
+def title(site_path: str, text: str, host: Host) -> str:
+    """A hand-written page's title as Zensical will name it: its title in the navigation, else its
+    first heading (MkDocs gives the adapter the page's own title: hooks/serieshooks/context.py)."""
     heading = H1.search(text)
-    title = host.nav_titles.get(site_path) or (heading.group(1) if heading else site_path)
-    url = share.absolute(host.site_url, pages.url_dir(site_path))
-    return {"series_search": plain(search_meta.page_search(title, host.site_name)),
-            "series_share": plain(share.page_share(title, host.site_description, url, host.site_url, host.site_name))}
+    return host.nav_titles.get(site_path) or (heading.group(1) if heading else site_path)
 
 
-def write_sources(b: Build, root: Path, out: Path, host: Host) -> list[str]:
-    """Write the site's sources into `out` (emptied first); returns the posts' site paths."""
+def write_sources(b: Build, root: Path, out: Path, host: Host) -> PagePlan:
+    """Write the site's sources into `out` (emptied first): docs/, then the files of the page plan,
+    which is returned (the feeds are written after the build: `PagePlan.write_feeds`)."""
     if out.exists():
         shutil.rmtree(out)
     docs = root / "docs"
-    for src in sorted(p for p in docs.rglob("*") if p.is_file()):
+    found = sorted(p for p in docs.rglob("*") if p.is_file())
+    plan = PagePlan(b, root, host, {src.relative_to(docs).as_posix() for src in found}.__contains__)
+    for src in found:
         rel = src.relative_to(docs).as_posix()
-        dest = out / rel
-        dest.parent.mkdir(parents=True, exist_ok=True)
         if src.suffix == ".md":
             text = pages.fill_placeholders(src.read_text(encoding="utf-8"), b.site, rel, b.include_drafts)
-            dest.write_text(with_meta(source_relative(text, rel), _page_meta(b, rel, text, host)), encoding="utf-8")
+            _write(out / rel, with_meta(source_relative(text, rel), metadata(plan.page(rel, title(rel, text, host)))))
         else:
-            shutil.copyfile(src, dest)
+            _copy(src, out / rel)
     partials = Partials(root / "overrides")
-    written = []
-    for post in b.published():
-        _write(out / post.site_path, post_source(b, post, partials, host))
-        written.append(post.site_path)
-    index_of = {s.index_site_path: s for s in b.site.series.values()}
-    for uri, content in pages.generated_pages(b.site, b.include_drafts).items():
-        if (out / uri).exists():              # a page of docs/ with the same path wins
+    for f in plan.files:
+        dest = out / f.path
+        if f.draft and not b.include_drafts:      # a published site: Zensical has no draft pages
             continue
-        series = index_of.get(uri)            # not indexed: the template marks only pages with search metadata
-        if series is not None:
-            content = with_meta(content, {"series_share": plain(share.series_share(
-                b.site, series, host.site_url, host.site_name, b.include_drafts)), "series_feed": _feed(series, host)})
-        _write(out / uri, source_relative(content, uri))
-    for asset in b.site.assets.published:       # what serieskit/model/assets.py lets out of series/
-        publish(asset, out / asset.site_path)
-    _write(out / "assets/stylesheets/palette.css", palette_css(b.site.conv))
-    for src, dest in vendor_files(root, host.draw_in_browser):
-        (out / dest).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(src, out / dest)
-    return written
+        if f.post is not None:
+            _write(dest, post_source(b, f.post, partials, plan.page(f.path)))
+        elif f.path in plan.generated:
+            _write(dest, with_meta(source_relative(f.content, f.path), metadata(plan.page(f.path))))
+        elif f.src is not None:
+            _copy(f.src, dest)
+        elif isinstance(f.content, bytes):       # a sanitized SVG
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            dest.write_bytes(f.content)
+        else:
+            _write(dest, f.content)
+    return plan
+
+
+def _copy(src: Path, dest: Path) -> None:
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(src, dest)
 
 
 def _write(path: Path, text: str) -> None:
