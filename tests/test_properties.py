@@ -35,7 +35,6 @@ from serieskit.model.loader import load_site
 from serieskit.render.post import render_post
 
 HUB = ROOT / "tests" / "rules" / "_site" / "series" / "demo" / "hub.md"
-FIXABLE = {"FIG002", "TML002", "SIS004"}
 
 # --- one throw-away project per test module (hypothesis examples must not share function-scoped fixtures) --
 _SITE: dict[str, Path] = {}

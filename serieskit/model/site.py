@@ -306,6 +306,23 @@ class Skipped:
     detail: str
 
 
+@dataclass(frozen=True)
+class Staleness:
+    """How old a post is against its staleness window: the one answer the timeliness banner's
+    "可能已过时" notice (serieskit/render/post.py) and TML003 both read (`Site.staleness`)."""
+    last: dt.date      # the post's last update: `updated`, else `date`
+    window: int        # days: the series' `stale_after_days`, else conventions.yml's
+    today: dt.date     # the site's date (`--today`, else SOURCE_DATE_EPOCH, else the calendar)
+
+    @property
+    def age(self) -> int:
+        return (self.today - self.last).days
+
+    @property
+    def stale(self) -> bool:
+        return self.age > self.window
+
+
 def nfkc(s: str) -> str:
     return unicodedata.normalize("NFKC", s).strip()
 
@@ -350,6 +367,16 @@ class Site:
         """The series a post belongs to: its `series:` key names a manifest."""
         s = post.series_slug
         return self.series.get(s) if s else None
+
+    def staleness(self, post: Post) -> Staleness | None:
+        """The post's age against its series' window on the site's date; None when it has no date.
+        Whether it matters (a timely post, a banner to show it on) is the caller's question."""
+        last = post.last_update
+        if last is None:
+            return None
+        series = self.series_of(post)
+        window = series.stale_after_days if series is not None else self.conv.stale_after_days
+        return Staleness(last, window, self.today)
 
     def series_posts(self, slug: str, include_drafts: bool = True) -> list[Post]:
         """The posts of a series in series order (a new list; the index behind it is built once)."""

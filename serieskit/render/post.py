@@ -160,7 +160,7 @@ def render_post(post: Post, site: Site, include_drafts: bool = False,
     m = LineMap(post)
     if series is not None:
         _sister_nav(m, post, site, include_drafts)
-        _banner_notice(m, post, site, series, out)
+        _banner_notice(m, post, site, out)
     _figures(m, post)
     _mermaid_classes(m, post, site.conv)
     _too_deep(m, post)
@@ -203,7 +203,7 @@ def _sister_nav(m: LineMap, post: Post, site: Site, include_drafts: bool) -> Non
                                 '<span class="series-sister__label">姊妹篇</span> {}</nav>', join(sep, parts))])
 
 
-def _banner_notice(m: LineMap, post: Post, site: Site, series, out: Rendered) -> None:
+def _banner_notice(m: LineMap, post: Post, site: Site, out: Rendered) -> None:
     """The timeliness banner -> a notice, "可能已过时" when stale."""
     b = banner(post, site.conv)
     if b is None:
@@ -213,15 +213,14 @@ def _banner_notice(m: LineMap, post: Post, site: Site, series, out: Rendered) ->
             and end + 1 not in post.body.in_code and not post.prose(end + 1).lstrip().startswith("#"):
         end += 1
     text = " ".join(QUOTE_PREFIX.sub("", post.line(n), count=1).strip() for n in range(b.line, end + 1))
-    last = post.last_update
-    days = series.stale_after_days
-    stale = last is not None and (site.today - last).days > days
+    st = site.staleness(post)      # the one decision TML003 takes too
+    stale = st is not None and st.stale
     cls = "series-banner series-banner--stale" if stale else "series-banner"
     extra = ""
     if stale:
-        out.stale_days = (site.today - last).days
+        out.stale_days = st.age
         extra = html('<strong class="series-banner__stale">可能已过时：本文最后更新于 {}，'
-                     '距今已超过 {} 天，部分内容可能已经变化。</strong><br>', last.isoformat(), days)
+                     '距今已超过 {} 天，部分内容可能已经变化。</strong><br>', st.last.isoformat(), st.window)
     # the banner's text is the author's Markdown, rendered as such (markdown="span")
     m.block(b.line, end, [html('<div class="{}" role="note" markdown="span">{}{}</div>', cls, extra, Markup(text))])
 

@@ -18,12 +18,9 @@ class Stale(Rule):
     family = "TML"
 
     def check(self, post, ctx):
-        last = post.last_update
-        if last is None or post.fm.data is None or not is_timely(post, ctx):
+        st = ctx.site.staleness(post)      # the same decision as the banner's "可能已过时" notice
+        if st is None or not st.stale or not is_timely(post, ctx):
             return
-        days = ctx.series.stale_after_days if ctx.series else ctx.conv.stale_after_days
-        age = (ctx.today - last).days
-        if age > days:
-            key = "updated" if post.updated else "date"
-            yield Hit(*post.pos(key), f"last updated {last.isoformat()}, {age} days before {ctx.today.isoformat()} "
-                                      f"(stale after {days})", hint="re-check the post and bump `updated`")
+        key = "updated" if post.updated else "date"
+        yield Hit(*post.pos(key), f"last updated {st.last.isoformat()}, {st.age} days before {st.today.isoformat()} "
+                                  f"(stale after {st.window})", hint="re-check the post and bump `updated`")
