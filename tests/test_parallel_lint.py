@@ -78,3 +78,13 @@ def test_the_asset_plan_checked_in_several_processes_is_the_plan_of_one(project,
     assert three.published == one.published and three.problems == one.problems
     assert any(p.kind == "svg-changed" and "onload" in p.detail for p in three.problems)
     assert len(three.published) == 2 * 12 + 1
+
+
+def test_linting_one_post_parses_that_post_and_no_unrelated_one(project):
+    from serieskit.lint.engine import lint
+    from serieskit.model.loader import load_site
+    site = load_site(project, today=gen.BUILD_DATE)
+    one = site.posts[3]
+    lint(site, only={one.rel})
+    parsed = {p.rel for p in site.posts if "body" in vars(p)}
+    assert one.rel in parsed and len(parsed) < len(site.posts) // 2, parsed

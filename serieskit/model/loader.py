@@ -279,7 +279,8 @@ def _reason(exc: BaseException) -> str:
 def load_site(root: str | Path, conventions: Conventions | None = None, today: dt.date | None = None,
               previous: Site | None = None, cache=None, jobs: int = 1) -> Site:
     """Load everything under `<root>/series/` (and the page list of `<root>/docs/`). `cache`: a
-    ParseCache (serieskit/parse/parsecache.py), which the CLI uses between runs; saved here.
+    ParseCache (serieskit/parse/parsecache.py), which the CLI uses between runs: the site keeps it
+    (`site.parse_cache`) and the run that reads the bodies saves it (serieskit/lint/engine.py lint).
     `jobs`: processes for the asset plan's checks (serieskit/model/forking.py).
 
     Raises ConfigError when conventions.yml is missing or invalid (nothing can be checked then).
@@ -326,9 +327,8 @@ def load_site(root: str | Path, conventions: Conventions | None = None, today: d
             site_rel = path.relative_to(docs).as_posix()
             (pages_from_docs if path.suffix == ".md" else docs_files).add(site_rel)
     site_files |= docs_files
-    if cache is not None:
-        cache.save()
     site = Site(root, conv, posts, series, site_files, fs_problems, today_from_env(today))
+    site.parse_cache = cache
     site.add_pages(pages_from_docs)
     site.assets = assets.plan(site, from_series if publish else {}, docs_files, pages_from_docs, conv.data_files,
                               previous.assets if reuse else None, jobs)

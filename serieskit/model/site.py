@@ -5,6 +5,7 @@ checks use (by slug, by series and order, by title, by site path), built once pe
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import math
 import os
 import posixpath
@@ -102,17 +103,26 @@ class Post:
         digest = cache.digest(data) if cache is not None else ""
         self.digest = digest     # SHA-256 of the bytes, when a cache asked for it (else "")
         parsed = cache.get(self.rel, digest) if cache is not None else None
+        self._cache = None
         if parsed is not None:
             self.fm, self.body = parsed
         else:
             self.fm = fmmod.parse(self.lines)
+            self._cache = cache         # the body's parse goes there once it is made (see body)
         self.meta: dict = self.fm.data if isinstance(self.fm.data, dict) else {}
         self.body_start = self.fm.end + 1 if self.fm.end else (1 if self.fm.start == 0 else 2)
-        if parsed is None:
-            self.body: Body = parse_body(self.lines, self.body_start)
-            if cache is not None:
-                cache.put(self.rel, digest, self.fm, self.body)
         self._derived: dict[tuple, object] = {}   # see memo()
+
+    @functools.cached_property
+    def body(self) -> Body:
+        """The parsed Markdown body, made when first read: loading a site reads every post's
+        frontmatter, and a run parses only the bodies it looks at (`series-lint one.md` parses that
+        post and the posts it links to; a run in several processes parses each body in the process
+        that lints it)."""
+        body = parse_body(self.lines, self.body_start)
+        if self._cache is not None:
+            self._cache.put(self.rel, self.digest, self.fm, body)
+        return body
 
     def memo(self, name: str, key, compute):
         """A value derived from this post, computed once: a post never changes after parsing, so the
@@ -340,6 +350,7 @@ class Site:
         self.fs_problems = fs_problems
         self.today = today
         self.assets = None                  # what of series/ the site publishes (serieskit/model/assets.py: the loader's plan)
+        self.parse_cache = None             # the ParseCache the loader read the posts with, if any
         self.by_site_path = {p.site_path: p for p in self.posts}
         self.by_rel = {p.rel: p for p in self.posts}
         self.by_slug: dict[str, list[Post]] = {}
