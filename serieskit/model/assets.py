@@ -26,8 +26,8 @@ from pathlib import Path
 from serieskit.conventions import DATA_SUFFIXES
 from serieskit.sanitize import sanitize_svg
 from .forking import fork_map
-from .site import feed_path
 from .site import SERIES_DIR
+from .urls import feed_path, page_dest
 
 # --- raster images ---------------------------------------------------------------------------------
 RASTER = {".png": "PNG", ".jpg": "JPEG", ".jpeg": "JPEG", ".gif": "GIF", ".webp": "WebP", ".avif": "AVIF"}
@@ -85,13 +85,6 @@ RESERVED_FILES = {"_headers": "the static host's headers file", "_redirects": "t
                   "sitemap.xml": "the sitemap", "sitemap.xml.gz": "the sitemap", "404.html": "the theme's 404 page",
                   "search.json": "Zensical's search index", "robots.txt": "the crawler rules", "CNAME": "the domain file",
                   "feed.xml": "the site's feed"}
-
-
-def page_dest(site_path: str) -> str:
-    """Where a page (`a/b.md`) is written: `a/b/index.html`."""
-    stem = site_path[:-3]
-    stem = stem[:-5] if stem == "index" or stem.endswith("/index") else stem + "/"
-    return stem + "index.html"
 
 
 def taken_paths(site, docs_files: set[str], docs_pages: set[str], theme: set[str]) -> dict[str, str]:

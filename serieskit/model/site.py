@@ -22,6 +22,7 @@ from serieskit.conventions import Conventions
 from serieskit.parse.syntax import Body
 from serieskit.parse.markdown import parse_body
 from .pagetable import SITE_PAGES
+from .urls import link_from
 
 SERIES_DIR = "series"
 MANIFEST_FILE = "series.yml"
@@ -464,14 +465,3 @@ class Site:
     def rel_link(self, post: Post, target_site_path: str) -> str:
         return link_from(post.site_path, target_site_path)
 
-
-def feed_path(series: Series) -> str:
-    """A series' feed: `feed-train-infer-accel.xml`, at the site's root. Material's instant navigation
-    fetches `sitemap.xml` next to every `<link rel="alternate">` of a page (it takes them for language
-    versions), so a feed in another folder would cost each page a request that fails."""
-    return f"feed-{series.index_site_path.rsplit('/', 1)[0]}.xml"
-
-
-def link_from(page_site_path: str, target_site_path: str) -> str:
-    """The relative link from a page of the site to another (both as paths of the built site)."""
-    return posixpath.relpath(target_site_path, posixpath.dirname(page_site_path) or ".")

@@ -19,7 +19,8 @@ from urllib.parse import urljoin
 
 from serieskit import sanitize
 from serieskit.markup import Markup, html
-from serieskit.model.site import feed_path, Post, Series, Site
+from serieskit.model.site import Post, Series, Site
+from serieskit.model.urls import feed_path
 
 ATOM_NS = "http://www.w3.org/2005/Atom"
 DIAGRAM = re.compile(r'<pre class="mermaid">.*?</pre>|<div class="mermaid"><svg\b.*?</svg></div>', re.S)

@@ -29,7 +29,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from serieskit.model.pagetable import PAGES, SITE_PAGES
-from serieskit.model.site import Post, Series, feed_path
+from serieskit.model.site import Post, Series
+from serieskit.model.urls import feed_path
 from serieskit.pipeline import page as post_page
 from serieskit.pipeline.project import Build
 from serieskit.render import pages, share
@@ -104,7 +105,7 @@ class PagePlan:
                 self.files.append(SiteFile(path, content))
         self.files.append(SiteFile(PALETTE_CSS, palette_css(site.conv)))
         self.files += [SiteFile(dest, src=src) for src, dest in vendor_files(root, host.draw_in_browser)]
-        # where each feed goes: the site's (`None`) and each series' (at the site's root: model.site.feed_path)
+        # where each feed goes: the site's (`None`) and each series' (at the site's root: model.urls.feed_path)
         self.feeds: dict[str, Series | None] = {"feed.xml": None, **{feed_path(s): s for s in site.series.values()}}
 
     def post(self, path: str) -> Post | None:

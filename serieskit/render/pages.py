@@ -16,7 +16,8 @@ import re
 from urllib.parse import quote
 
 from serieskit.markup import Markup, doc_text, escape, html, join, md_text
-from serieskit.model.site import Post, Series, Site, link_from
+from serieskit.model.site import Post, Series, Site
+from serieskit.model.urls import link_from
 from serieskit.model.pagetable import PAGES, SERIES_NAV, STANDALONE_TITLE
 from serieskit.lint.rules import REGISTRY
 from . import series_map
