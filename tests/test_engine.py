@@ -281,13 +281,14 @@ def test_unchanged_manifests_and_glossaries_are_not_parsed_again(tmp_path):
 
 def test_generated_lists_link_posts_by_their_urls(tmp_path):
     """The series index, tags and archive write the posts' URLs (from their slugs), not .md links."""
+    from serieskit.model import urls
     from serieskit.render import pages
-    assert pages.url_dir("index.md") == "" and pages.url_dir("tags.md") == "tags/"
-    assert pages.url_dir("demo/index.md") == "demo/" and pages.url_dir("demo/first.md") == "demo/first/"
-    assert pages.href("tags/", "demo/first/") == "../demo/first/"
-    assert pages.href("demo/", "demo/first/") == "first/" and pages.href("demo/", "demo/") == "./"
-    assert pages.href("", "notes/solo/") == "notes/solo/"
-    assert pages.href("archive/", "demo/中文 名/") == "../demo/%E4%B8%AD%E6%96%87%20%E5%90%8D/"
+    assert urls.url_dir("index.md") == "" and urls.url_dir("tags.md") == "tags/"
+    assert urls.url_dir("demo/index.md") == "demo/" and urls.url_dir("demo/first.md") == "demo/first/"
+    assert urls.href("tags/", "demo/first/") == "../demo/first/"
+    assert urls.href("demo/", "demo/first/") == "first/" and urls.href("demo/", "demo/") == "./"
+    assert urls.href("", "notes/solo/") == "notes/solo/"
+    assert urls.href("archive/", "demo/中文 名/") == "../demo/%E4%B8%AD%E6%96%87%20%E5%90%8D/"
     root = make_site(tmp_path)
     text = HUB.read_text(encoding="utf-8").replace("slug: hub", "slug: another-name")
     (root / "series" / "demo" / "hub.md").write_text(text, encoding="utf-8")

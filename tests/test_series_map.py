@@ -9,9 +9,10 @@ import re
 import pytest
 import yaml
 
-from serieskit.render import pages, series_map
+from serieskit.render import series_map
 from serieskit.model.loader import load_site
 from serieskit.model.site import nfkc
+from serieskit.model.urls import href, url_dir
 from support.sitebuild import ROOT, make_project
 
 NODE = re.compile(r'^\s*(p\d+)\["([^"]*)"\]$')
@@ -58,8 +59,8 @@ def parse(source: str) -> dict:
 
 def the_map(site, slug):
     series = site.series[slug]
-    page = pages.url_dir(series.index_site_path)
-    m = series_map.build(series, site, False, lambda p: pages.href(page, p.url_dir))
+    page = url_dir(series.index_site_path)
+    m = series_map.build(series, site, False, lambda p: href(page, p.url_dir))
     return series, m, parse(series_map.mermaid(m, site.conv))
 
 

@@ -14,11 +14,24 @@ Four kinds of address appear here:
 """
 from __future__ import annotations
 
+import hashlib
 import posixpath
+import re
 from typing import TYPE_CHECKING
+from urllib.parse import quote, urljoin
 
 if TYPE_CHECKING:
     from .site import Series
+
+SPACES = re.compile(r"\s+")
+
+
+def url_dir(site_path: str) -> str:
+    """A page's URL relative to the site root: `a/index.md` -> `a/`, `a/b.md` -> `a/b/`, `index.md` -> ``."""
+    stem = site_path[:-3] if site_path.endswith(".md") else site_path
+    if stem == "index" or stem.endswith("/index"):
+        stem = stem[:-5]
+    return stem if not stem or stem.endswith("/") else stem + "/"
 
 
 def page_dest(site_path: str) -> str:
@@ -33,8 +46,41 @@ def link_from(page_site_path: str, target_site_path: str) -> str:
     return posixpath.relpath(target_site_path, posixpath.dirname(page_site_path) or ".")
 
 
+def href(from_url: str, to_url: str) -> str:
+    """The relative URL between two pages given by their URLs (`url_dir`, `Post.url_dir`)."""
+    rel = posixpath.relpath(to_url or ".", from_url or ".")
+    return "./" if rel == "." else quote(rel, safe="/-._~") + "/"
+
+
+def tag_anchor(tag: str) -> str:
+    """`tag-<tag>` with runs of anything but letters, digits and `-` made `-` (plus a short hash
+    when that changed more than spaces, so that `C++` and `C#` stay apart)."""
+    plain = SPACES.sub("-", tag.strip())
+    safe = re.sub(r"[^\w-]+", "-", plain).strip("-")
+    if safe != plain:
+        safe = f"{safe}-{hashlib.sha1(tag.strip().encode('utf-8')).hexdigest()[:6]}".lstrip("-")
+    return "tag-" + safe
+
+
+def tag_url(tag: str) -> str:
+    """The tag's place on the tags page, relative to the site root."""
+    return f"tags/#{quote(tag_anchor(tag))}"
+
+
 def feed_path(series: Series) -> str:
     """A series' feed: `feed-train-infer-accel.xml`, at the site's root. Material's instant navigation
     fetches `sitemap.xml` next to every `<link rel="alternate">` of a page (it takes them for language
     versions), so a feed in another folder would cost each page a request that fails."""
     return f"feed-{series.index_site_path.rsplit('/', 1)[0]}.xml"
+
+
+def base_url(site_url: str) -> str:
+    return site_url if site_url.endswith("/") else site_url + "/"
+
+
+def absolute(site_url: str, site_path: str) -> str:
+    return urljoin(base_url(site_url), quote(site_path, safe="/-._~#"))
+
+
+def series_url(series: Series) -> str:
+    return posixpath.dirname(series.index_site_path) + "/"

@@ -8,9 +8,9 @@ Values are plain text: the templates escape them.
 """
 from __future__ import annotations
 
-from serieskit.render import pages
 from serieskit.markup import escape
 from serieskit.model.site import Post
+from serieskit.model.urls import tag_url
 from .project import Build
 
 
@@ -22,7 +22,7 @@ def post_info(b: Build, post: Post) -> dict:
         "title": post.title, "author": post.author or (s.author if s else ""),
         "date": post.date.isoformat() if post.date else "",
         "updated": post.updated.isoformat() if post.updated and post.updated != post.date else "",
-        "tags": [{"name": t, "href": pages.tag_url(t)} for t in post.tags],
+        "tags": [{"name": t, "href": tag_url(t)} for t in post.tags],
         "chars": st.cjk_chars, "minutes": st.minutes, "draft": post.is_draft,
         "stale": b.render(post).stale_days,
     }

@@ -30,6 +30,7 @@ from pathlib import Path
 
 from serieskit.model.pagetable import PAGES, SITE_PAGES
 from serieskit.model.site import Post, Series
+from serieskit.model import urls
 from serieskit.model.urls import feed_path
 from serieskit.pipeline import page as post_page
 from serieskit.pipeline.project import Build
@@ -122,7 +123,7 @@ class PagePlan:
                             share.post_share(site, post, h.site_url, h.site_name, h.site_author),
                             search_meta.post_search(site, post), self.series_feed(site.series_of(post)))
         series = self.index_of.get(path)
-        home = pages.url_dir(path) == ""
+        home = urls.url_dir(path) == ""
         title = LIST_TITLES.get(path, title) if path in self.generated else title
         title = title or h.site_name
         if series is not None:
@@ -130,7 +131,7 @@ class PagePlan:
         elif home:
             card = share.home_share(site, h.site_url, h.site_name, h.site_description, h.site_author, b.include_drafts)
         else:
-            card = share.page_share(title, h.site_description, url or share.absolute(h.site_url, pages.url_dir(path)),
+            card = share.page_share(title, h.site_description, url or urls.absolute(h.site_url, urls.url_dir(path)),
                                     h.site_url, h.site_name)
         # the search indexes the posts and the hand-written pages: not the home page, not the generated lists
         search = search_meta.NOT_INDEXED if home or path in self.generated else search_meta.page_search(title, h.site_name)

@@ -29,6 +29,7 @@ from serieskit.parse.frontmatter import parse as parse_frontmatter
 from serieskit.render import pages
 from serieskit.pipeline import page as post_page
 from serieskit.model.site import Post
+from serieskit.model.urls import url_dir
 from serieskit.render.post import TOOLTIP_TABLE
 from serieskit.pipeline.project import Build
 from .plan import Host, PageData, PagePlan
@@ -70,7 +71,7 @@ def source_relative(text: str, site_path: str) -> str:
     written `demo/first/`). A page `…/index.md` has its URL at its folder: nothing changes."""
     if posixpath.basename(site_path) == "index.md":
         return text
-    page_dir, src_dir = pages.url_dir(site_path), posixpath.dirname(site_path)
+    page_dir, src_dir = url_dir(site_path), posixpath.dirname(site_path)
 
     def rebase(m: re.Match) -> str:
         path, hash_, frag = m.group(2).partition("#")

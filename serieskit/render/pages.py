@@ -10,53 +10,21 @@ same model that places the posts (directory URLs: `<area>/<slug>/`), so they can
 from __future__ import annotations
 
 import functools
-import hashlib
-import posixpath
 import re
 from urllib.parse import quote
 
 from serieskit.markup import Markup, doc_text, escape, html, join, md_text
 from serieskit.model.site import Post, Series, Site
-from serieskit.model.urls import link_from
+from serieskit.model.urls import href, link_from, tag_anchor, url_dir
 from serieskit.model.pagetable import PAGES, SERIES_NAV, STANDALONE_TITLE
 from serieskit.lint.rules import REGISTRY
 from . import series_map
 
 SEVERITY_ZH = {"error": "错误", "warning": "警告", "info": "提示"}
-SPACES = re.compile(r"\s+")
 
 
 def visible_posts(site: Site, include_drafts: bool) -> list[Post]:
     return [p for p in site.posts if include_drafts or not p.is_draft]
-
-
-def url_dir(site_path: str) -> str:
-    """A page's URL relative to the site root: `a/index.md` -> `a/`, `a/b.md` -> `a/b/`, `index.md` -> ``."""
-    stem = site_path[:-3] if site_path.endswith(".md") else site_path
-    if stem == "index" or stem.endswith("/index"):
-        stem = stem[:-5]
-    return stem if not stem or stem.endswith("/") else stem + "/"
-
-
-def href(from_url: str, to_url: str) -> str:
-    """The relative URL between two pages given by their URLs (`url_dir`, `Post.url_dir`)."""
-    rel = posixpath.relpath(to_url or ".", from_url or ".")
-    return "./" if rel == "." else quote(rel, safe="/-._~") + "/"
-
-
-def tag_anchor(tag: str) -> str:
-    """`tag-<tag>` with runs of anything but letters, digits and `-` made `-` (plus a short hash
-    when that changed more than spaces, so that `C++` and `C#` stay apart)."""
-    plain = SPACES.sub("-", tag.strip())
-    safe = re.sub(r"[^\w-]+", "-", plain).strip("-")
-    if safe != plain:
-        safe = f"{safe}-{hashlib.sha1(tag.strip().encode('utf-8')).hexdigest()[:6]}".lstrip("-")
-    return "tag-" + safe
-
-
-def tag_url(tag: str) -> str:
-    """The tag's place on the tags page, relative to the site root."""
-    return f"tags/#{quote(tag_anchor(tag))}"
 
 
 def post_meta_line(post: Post, site: Site) -> str:

@@ -8,11 +8,10 @@ Every URL is absolute, from the site's URL (`SITE_URL`). A post's share image is
 """
 from __future__ import annotations
 
-import posixpath
 from dataclasses import dataclass, field
-from urllib.parse import quote, urljoin
 
 from serieskit.model.site import Post, Series, Site
+from serieskit.model.urls import absolute, base_url, series_url
 
 DEFAULT_IMAGE = "assets/images/share.png"     # 1200 x 630, written by scripts/figures/share_card.py
 LOCALE = "zh_CN"
@@ -22,14 +21,6 @@ LOCALE = "zh_CN"
 class Share:
     meta: list[tuple[str, str, str]] = field(default_factory=list)   # (attribute, name, content)
     ld: dict | None = None
-
-
-def base_url(site_url: str) -> str:
-    return site_url if site_url.endswith("/") else site_url + "/"
-
-
-def absolute(site_url: str, site_path: str) -> str:
-    return urljoin(base_url(site_url), quote(site_path, safe="/-._~#"))
 
 
 def post_image(site: Site, post: Post) -> str | None:
@@ -91,10 +82,6 @@ def post_share(site: Site, post: Post, site_url: str, site_name: str, site_autho
             ld["position"] = post.order
     s.ld = ld
     return s
-
-
-def series_url(series: Series) -> str:
-    return posixpath.dirname(series.index_site_path) + "/"
 
 
 def series_share(site: Site, series: Series, site_url: str, site_name: str, include_drafts: bool = False) -> Share:
