@@ -52,6 +52,18 @@ def href(from_url: str, to_url: str) -> str:
     return "./" if rel == "." else quote(rel, safe="/-._~") + "/"
 
 
+def relative_url(target: str, page_dir: str) -> str:
+    """`target` (a site path such as `train-infer-accel/` or `tags/#x`) as a relative link from the
+    folder `page_dir` (such as `train-infer-accel`)."""
+    path, _, frag = target.partition("#")
+    rel = posixpath.relpath(path or ".", page_dir or ".")
+    if path.endswith("/") and not rel.endswith("/"):
+        rel += "/"
+    if rel == "./":
+        rel = "./"
+    return rel + (f"#{frag}" if frag else "")
+
+
 def tag_anchor(tag: str) -> str:
     """`tag-<tag>` with runs of anything but letters, digits and `-` made `-` (plus a short hash
     when that changed more than spaces, so that `C++` and `C#` stay apart)."""

@@ -29,24 +29,12 @@ from serieskit.parse.frontmatter import parse as parse_frontmatter
 from serieskit.render import pages
 from serieskit.pipeline import page as post_page
 from serieskit.model.site import Post
-from serieskit.model.urls import url_dir
+from serieskit.model.urls import relative_url, url_dir
 from serieskit.render.post import TOOLTIP_TABLE
 from serieskit.pipeline.project import Build
 from .plan import Host, PageData, PagePlan
 
 H1 = re.compile(r"^#\s+(.+?)\s*#*\s*$", re.M)
-
-
-def relative_url(target: str, page_dir: str) -> str:
-    """`target` (a site path such as `train-infer-accel/` or `tags/#x`) as a relative link from the
-    folder `page_dir` (such as `train-infer-accel`)."""
-    path, _, frag = target.partition("#")
-    rel = posixpath.relpath(path or ".", page_dir or ".")
-    if path.endswith("/") and not rel.endswith("/"):
-        rel += "/"
-    if rel == "./":
-        rel = "./"
-    return rel + (f"#{frag}" if frag else "")
 
 
 class Partials:
