@@ -34,11 +34,16 @@ def url_dir(site_path: str) -> str:
     return stem if not stem or stem.endswith("/") else stem + "/"
 
 
+def page_file(url: str) -> str:
+    """The file a page URL is written to: `a/b/` -> `a/b/index.html`, `` (the home page) -> `index.html`."""
+    return url + "index.html"
+
+
 def page_dest(site_path: str) -> str:
-    """Where a page (`a/b.md`) is written: `a/b/index.html`."""
-    stem = site_path[:-3]
-    stem = stem[:-5] if stem == "index" or stem.endswith("/index") else stem + "/"
-    return stem + "index.html"
+    """Where a page (`a/b.md`) is written: `a/b/index.html`; `a/index.md` and `index.md` at their
+    folder's URL. A post is written at its own URL instead, which follows its slug:
+    `page_file(post.url_dir)`."""
+    return page_file(url_dir(site_path))
 
 
 def link_from(page_site_path: str, target_site_path: str) -> str:
@@ -92,7 +97,3 @@ def base_url(site_url: str) -> str:
 
 def absolute(site_url: str, site_path: str) -> str:
     return urljoin(base_url(site_url), quote(site_path, safe="/-._~#"))
-
-
-def series_url(series: Series) -> str:
-    return posixpath.dirname(series.index_site_path) + "/"

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from serieskit.model.site import Post, Series, Site
-from serieskit.model.urls import absolute, base_url, series_url
+from serieskit.model.urls import absolute, base_url, url_dir
 
 DEFAULT_IMAGE = "assets/images/share.png"     # 1200 x 630, written by scripts/figures/share_card.py
 LOCALE = "zh_CN"
@@ -77,7 +77,7 @@ def post_share(site: Site, post: Post, site_url: str, site_name: str, site_autho
     series = site.series_of(post)
     if series is not None:
         ld["isPartOf"] = {"@type": "CreativeWorkSeries", "name": series.title,
-                          "url": absolute(site_url, series_url(series))}
+                          "url": absolute(site_url, url_dir(series.index_site_path))}
         if post.order is not None:
             ld["position"] = post.order
     s.ld = ld
@@ -85,7 +85,7 @@ def post_share(site: Site, post: Post, site_url: str, site_name: str, site_autho
 
 
 def series_share(site: Site, series: Series, site_url: str, site_name: str, include_drafts: bool = False) -> Share:
-    url = absolute(site_url, series_url(series))
+    url = absolute(site_url, url_dir(series.index_site_path))
     s = _common(series.index_title, series.description or "", url, absolute(site_url, DEFAULT_IMAGE), site_name,
                 "website")
     posts = site.series_posts(series.slug, include_drafts)
