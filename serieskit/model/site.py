@@ -22,7 +22,7 @@ from serieskit.conventions import Conventions
 from serieskit.parse.syntax import Body
 from serieskit.parse.markdown import parse_body
 from .pagetable import SITE_PAGES
-from .urls import link_from
+from .urls import link_from, post_url
 
 SERIES_DIR = "series"
 MANIFEST_FILE = "series.yml"
@@ -225,8 +225,8 @@ class Post:
 
     @property
     def url_dir(self) -> str:
-        """The post's URL path relative to the site root: `<area>/<slug>/`."""
-        return f"{self.area}/{self.slug}/" if self.area else f"{self.slug}/"
+        """The post's URL path relative to the site root: `<area>/<slug>/` (serieskit/model/urls.py)."""
+        return post_url(self.area, self.slug)
 
     # --- derived --------------------------------------------------------------------------------
     def lead_range(self) -> range:

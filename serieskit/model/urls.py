@@ -34,6 +34,12 @@ def url_dir(site_path: str) -> str:
     return stem if not stem or stem.endswith("/") else stem + "/"
 
 
+def post_url(area: str, slug: str) -> str:
+    """A post's URL relative to the site root: `<area>/<slug>/`, from its folder under series/ and its
+    slug (the frontmatter's `slug:`, else the file's name), so not always `url_dir` of its site path."""
+    return f"{area}/{slug}/" if area else f"{slug}/"
+
+
 def page_file(url: str) -> str:
     """The file a page URL is written to: `a/b/` -> `a/b/index.html`, `` (the home page) -> `index.html`."""
     return url + "index.html"
