@@ -44,6 +44,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 from support.browser_harness import CHROMIUM, SiteServer, build_site  # noqa: E402
 from serieskit.model.loader import load_site  # noqa: E402
+from serieskit.model.urls import page_file, url_dir  # noqa: E402
 
 BENCH = ROOT / ".bench"
 LIGHTHOUSE = ROOT / "node_modules" / ".bin" / "lighthouse"
@@ -54,7 +55,7 @@ FLAGS = ["--form-factor=mobile", "--only-categories=performance,accessibility", 
 def pages(quick: bool) -> list[str]:
     """URL paths: the home page, each series index, every published post (quick: one of each)."""
     site = load_site(ROOT)
-    indexes = [s.slug + "/" for s in site.series.values()]
+    indexes = [url_dir(s.index_site_path) for s in site.series.values()]
     posts = [p.url_dir for p in site.posts if not p.is_draft]
     if quick:
         return [""] + indexes[:1] + posts[:1]
@@ -94,7 +95,7 @@ def measure(site_dir: Path | None, paths: list[str], label: str) -> dict:
                     sys.exit(f"build failed:\n{(r.stdout + r.stderr)[-3000:]}")
             results = {}
             for path in paths:
-                if not (out / path / "index.html").is_file():
+                if not (out / page_file(path)).is_file():
                     results[path] = {"error": "no such page in this build"}
                     continue
                 results[path] = lighthouse(srv.base + path)

@@ -59,6 +59,7 @@ from serieskit.publish.mdext import page_digest  # noqa: E402
 from serieskit.conventions import ConfigError  # noqa: E402
 from serieskit.cssfilter import rules_naming  # noqa: E402
 from serieskit.model.pagetable import SERIES_NAV  # noqa: E402
+from serieskit.model.urls import page_file  # noqa: E402
 from serieskit.pipeline.project import Project  # noqa: E402
 from serieskit.publish.plan import BROWSER_SCRIPTS, Host, theme_settings  # noqa: E402
 from serieskit.publish.sources import write_sources  # noqa: E402
@@ -218,7 +219,7 @@ def post_contents(b, site_dir: Path) -> dict[str, str]:
     previous / next links (what the MkDocs adapter takes from `page.content`)."""
     out = {}
     for post in b.published():
-        page = site_dir / post.url_dir / "index.html"
+        page = site_dir / page_file(post.url_dir)
         m = ARTICLE.search(page.read_text(encoding="utf-8")) if page.is_file() else None
         if m is None:
             raise Failed(f"{post.rel}: Zensical wrote no page at {post.url_dir} with the post's header")

@@ -13,6 +13,7 @@ from pathlib import Path
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files, InclusionLevel
 
+from serieskit.model.urls import page_file
 from serieskit.publish.plan import Host, PagePlan
 from serieskit.publish.vendor import VendorMissing
 
@@ -33,7 +34,7 @@ def add_files(files: Files, config, state: BuildState, root: Path) -> Files:
             continue
         page = File.generated(config, f.path, content=f.content, inclusion=inclusion)
         if f.post is not None:
-            page.dest_uri = f"{f.post.url_dir}index.html"
+            page.dest_uri = page_file(f.post.url_dir)
         files.append(page)
     # The feeds carry the posts' rendered HTML, so they are written once the pages are (write_feeds);
     # they are site files from here on, so links to them validate.

@@ -85,9 +85,14 @@ def tag_anchor(tag: str) -> str:
     return "tag-" + safe
 
 
+def tag_fragment(tag: str) -> str:
+    """The tag's anchor as a URL's fragment (after the `#`)."""
+    return quote(tag_anchor(tag))
+
+
 def tag_url(tag: str) -> str:
     """The tag's place on the tags page, relative to the site root."""
-    return f"tags/#{quote(tag_anchor(tag))}"
+    return f"tags/#{tag_fragment(tag)}"
 
 
 def feed_path(series: Series) -> str:

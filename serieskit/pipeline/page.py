@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from serieskit.markup import escape
 from serieskit.model.site import Post
-from serieskit.model.urls import tag_url
+from serieskit.model.urls import tag_url, url_dir
 from .project import Build
 
 
@@ -28,7 +28,7 @@ def post_info(b: Build, post: Post) -> dict:
     }
     if s is not None:
         number, places, published = site.series_number(post, b.include_drafts)
-        info["series"] = {"title": s.title, "index_title": s.index_title, "href": f"{s.slug}/",
+        info["series"] = {"title": s.title, "index_title": s.index_title, "href": url_dir(s.index_site_path),
                           "number": number, "places": places, "published": published}
         info.update(neighbours(b, post))
     return info

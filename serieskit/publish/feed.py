@@ -20,7 +20,7 @@ from urllib.parse import urljoin
 from serieskit import sanitize
 from serieskit.markup import Markup, html
 from serieskit.model.site import Post, Series, Site
-from serieskit.model.urls import feed_path
+from serieskit.model.urls import base_url, feed_path, url_dir
 
 ATOM_NS = "http://www.w3.org/2005/Atom"
 DIAGRAM = re.compile(r'<pre class="mermaid">.*?</pre>|<div class="mermaid"><svg\b.*?</svg></div>', re.S)
@@ -85,7 +85,7 @@ def atom(site: Site, site_url: str, site_name: str, author: str, contents: dict[
          converted: dict[str, str] | None = None) -> str:
     """The feed of the whole site, or of one series; `contents`: rendered HTML by post (`Post.rel`).
     `converted`: a dict the feeds of one build share, so each post's HTML is made a feed's once."""
-    base = site_url if site_url.endswith("/") else site_url + "/"
+    base = base_url(site_url)
     contents = contents or {}
     posts = [p for p in site.posts if not p.is_draft and p.date and (series is None or site.series_of(p) is series)]
     posts.sort(key=lambda p: (p.last_update, p.date, p.rel), reverse=True)
@@ -96,8 +96,8 @@ def atom(site: Site, site_url: str, site_name: str, author: str, contents: dict[
         home = base
     else:
         here, title = feed_path(series), feed_title(series, site_name)
-        folder = series.index_site_path.rsplit("/", 1)[0]
-        feed_id, home = f"tag:{authority},2026:/{folder}/", urljoin(base, folder + "/")
+        folder = url_dir(series.index_site_path)
+        feed_id, home = f"tag:{authority},2026:/{folder}", urljoin(base, folder)
     out = ['<?xml version="1.0" encoding="utf-8"?>',
            html('<feed xmlns="{}" xml:lang="zh-CN">', ATOM_NS),
            html("  <id>{}</id>", feed_id),

@@ -11,11 +11,10 @@ from __future__ import annotations
 
 import functools
 import re
-from urllib.parse import quote
 
 from serieskit.markup import Markup, doc_text, escape, html, join, md_text
 from serieskit.model.site import Post, Series, Site
-from serieskit.model.urls import href, link_from, tag_anchor, url_dir
+from serieskit.model.urls import href, link_from, tag_anchor, tag_fragment, url_dir
 from serieskit.model.pagetable import PAGES, SERIES_NAV, STANDALONE_TITLE
 from serieskit.lint.rules import REGISTRY
 from . import series_map
@@ -101,7 +100,7 @@ def tags_page(site: Site, include_drafts: bool) -> str:
         return "\n".join(lines + ["还没有带标签的文章。", ""])
     order = sorted(by_tag, key=lambda t: (-len(by_tag[t]), t))
     lines.append(html('<p class="series-tags">{}</p>', join(" ", (
-        html('<a class="series-tag" href="#{}">{} <span>{}</span></a>', quote(tag_anchor(t)), t, len(by_tag[t]))
+        html('<a class="series-tag" href="#{}">{} <span>{}</span></a>', tag_fragment(t), t, len(by_tag[t]))
         for t in order))))
     lines.append("")
     for t in order:
