@@ -53,25 +53,31 @@ def page_dest(site_path: str) -> str:
 
 
 def link_from(page_site_path: str, target_site_path: str) -> str:
-    """The relative link from a page of the site to another (both as paths of the built site)."""
+    """The relative link from a page of the site to another (both as paths of the built site).
+    Between site paths (`a/b.md` to `c/d.md`: `../c/d.md`), not URLs: a Markdown link, which the host
+    resolves to the target page's URL and checks."""
     return posixpath.relpath(target_site_path, posixpath.dirname(page_site_path) or ".")
 
 
 def href(from_url: str, to_url: str) -> str:
-    """The relative URL between two pages given by their URLs (`url_dir`, `Post.url_dir`)."""
+    """The relative URL between two pages given by their URLs (`url_dir`, `Post.url_dir`). For the
+    raw HTML the generated pages write (no host rewrites it): percent-encoded, and always a folder
+    URL, the home page's too (`../`); `relative_url` does neither."""
     rel = posixpath.relpath(to_url or ".", from_url or ".")
     return "./" if rel == "." else quote(rel, safe="/-._~") + "/"
 
 
 def relative_url(target: str, page_dir: str) -> str:
     """`target` (a site path such as `train-infer-accel/` or `tags/#x`) as a relative link from the
-    folder `page_dir` (such as `train-infer-accel`)."""
+    folder `page_dir` (such as `train-infer-accel`). As MkDocs' `url` template filter writes it, so
+    that the post partials read the same on both hosts (serieskit/publish/sources.py renders them for
+    Zensical): a fragment is kept, nothing is percent-encoded (a link written encoded already is
+    rebased as it is), and a trailing slash only where the target has one (the home page, ``, is
+    `..`, where `href` writes `../`)."""
     path, _, frag = target.partition("#")
     rel = posixpath.relpath(path or ".", page_dir or ".")
     if path.endswith("/") and not rel.endswith("/"):
         rel += "/"
-    if rel == "./":
-        rel = "./"
     return rel + (f"#{frag}" if frag else "")
 
 
@@ -103,8 +109,11 @@ def feed_path(series: Series) -> str:
 
 
 def base_url(site_url: str) -> str:
+    """The site's URL as a folder (`https://x.org/blog` -> `https://x.org/blog/`): what page URLs join."""
     return site_url if site_url.endswith("/") else site_url + "/"
 
 
 def absolute(site_url: str, site_path: str) -> str:
+    """A page URL or a file's site path as an absolute URL, percent-encoded (`/`, `#` and `-._~` kept):
+    the link previews' URLs (serieskit/render/share.py), valid whatever the file and folder names."""
     return urljoin(base_url(site_url), quote(site_path, safe="/-._~#"))
