@@ -63,3 +63,40 @@ def test_segmentation_marks_only_text_and_metadata(tmp_path):
     assert f'data-pagefind-meta="terms:全{z}双{z}工{z}对话, RVQ"' in out
     assert f">全{z}双{z}工{z}对话{z}的{z}延迟</h2>" in out and "KV cache" in out
     assert out.replace(z, "") == page
+
+
+def _index(pages: dict[str, str], tmp) -> dict[str, bytes]:
+    """The index Pagefind writes for these pages (path -> text), each of its files by path."""
+    staged, bundle = tmp / "staged", tmp / "bundle"
+    search.segment_pages(pages, staged)
+    r = search.run_indexer(search.executable(), staged, bundle)
+    assert r.returncode == 0, r.stderr[-2000:]
+    return {p.relative_to(bundle).as_posix(): p.read_bytes() for p in sorted(bundle.rglob("*")) if p.is_file()}
+
+
+def test_the_index_is_the_same_without_the_drawings(tmp_path):
+    """The indexer reads each page without its drawn diagrams and formulas, which it excludes
+    (`_indexed_part`); what it writes is what it writes for the whole page. The page is as the build
+    writes one (the output gate's markup: a formula in a paragraph is inline, a block one is not)."""
+    page = ('<!doctype html><html lang="zh"><head><title>t</title></head><body><nav>导航 很长</nav>'
+            '<article data-pagefind-body><span hidden data-pagefind-meta="terms:全双工对话"></span>'
+            '<div class="series-post-header">2026-01-01 · 约 5 分钟</div>'
+            '<h2 id="x">延迟<a class="headerlink" href="#x">¶</a></h2>'
+            '<p>公式<span class="arithmatex"><span class="katex"><math><mi>x</mi></math>'
+            '<span class="katex-html"><span class="mord">x</span></span></span></span>表示批大小，</p>'
+            '<div class="arithmatex"><span class="katex-display"><span class="katex">'
+            '<span class="arithmatex">嵌套</span>y</span></span></div><p>全双工对话的延迟。</p>'
+            '<div class="mermaid"><svg id="m1"><g><foreignObject><div><span>预填充</span></div></foreignObject>'
+            '</g></svg></div><pre class="mermaid"><code>graph LR</code></pre><p>KV cache 之后</p>'
+            '<div class="series-sister">姊妹篇 <div class="series-nav">上一篇</div></div></article>'
+            '<footer>页脚</footer></body></html>')
+    cut = search._indexed_part(page)
+    for gone in ("katex", "mermaid", "嵌套", "预填充", "导航"):
+        assert gone not in cut
+    assert "表示批大小" in cut and "KV cache 之后" in cut and "series-sister" in cut
+    assert _index({"a/index.html": cut}, tmp_path / "cut") == _index({"a/index.html": page}, tmp_path / "whole")
+
+
+def test_a_page_without_drawings_reaches_the_indexer_as_written():
+    page = '<html lang="zh"><body><div data-pagefind-body><p>段落<div>未闭合的 <b>标记</div></body></html>'
+    assert search._indexed_part(page) == page

@@ -37,6 +37,7 @@ def end_build(session, log) -> None:
     drawer = getattr(session, "drawer", None)
     if drawer is None:
         return
+    drawer.end_build()
     s = drawer.stats
     if s:
         log.info("drawn: " + ", ".join(f"{v} {k}" for k, v in sorted(s.items())))

@@ -25,7 +25,9 @@ class Build:
     by_path: dict[str, list[Finding]] = field(default_factory=dict)
     rendered: dict[str, Rendered] = field(default_factory=dict)
     matchers: dict = field(default_factory=dict)   # glossary matchers by series slug (serieskit/render/post.py)
-    # the project's renderings of earlier builds (key -> Rendered), and this build's part of every key
+    # what the last build of this process made (key -> value: renderings, feed entries, pages), what
+    # this build made or took from it (the next build's `earlier`), and this build's part of a
+    # rendering's key
     earlier: dict = field(default_factory=dict)
     used: dict = field(default_factory=dict)
     inputs: str = ""
@@ -58,12 +60,22 @@ class Build:
         rendered again."""
         r = self.rendered.get(post.rel)
         if r is None:
-            key = (self.inputs, post.rel, post.text)
-            r = self.earlier.get(key) if self.inputs else None
-            if r is None:
-                r = render_post(post, self.site, self.include_drafts, self.matchers)
-            self.rendered[post.rel] = self.used[key] = r
+            r = self.rendered[post.rel] = self.reuse(
+                ("post", self.inputs, post.rel, post.text),
+                lambda: render_post(post, self.site, self.include_drafts, self.matchers))
         return r
+
+    def reuse(self, key: tuple, make):
+        """`make()`, or what it gave in the last build of this process (`mkdocs serve` builds again
+        after each change) under the same `key`, which must hold every input `make` reads."""
+        try:
+            value = self.used[key]
+        except KeyError:
+            value = self.earlier.get(key)
+            if value is None:
+                value = make()
+            self.used[key] = value
+        return value
 
 
 def render_inputs(site: Site, include_drafts: bool) -> str:
@@ -92,7 +104,7 @@ class Project:
         self._site: Site | None = None
         self._conv: Conventions | None = None
         self._conv_stamp: tuple | None = None
-        self._rendered: dict = {}     # the last build's renderings (Build.render), for the next one
+        self._made: dict = {}         # what the last build made (Build.reuse), for the next one
 
     def conventions(self, root: Path) -> Conventions:
         path = root / CONVENTIONS_FILE
@@ -113,8 +125,8 @@ class Project:
         site = load_site(root, conv, today=today, previous=self._site)
         self._site = site
         findings = lint(site)
-        b = Build(site, findings, include_drafts, earlier=self._rendered, inputs=render_inputs(site, include_drafts))
-        self._rendered = b.used       # what this build renders is what the next one may reuse
+        b = Build(site, findings, include_drafts, earlier=self._made, inputs=render_inputs(site, include_drafts))
+        self._made = b.used           # what this build made is what the next one may reuse
         for f in findings:
             b.by_path.setdefault(f.path, []).append(f)
         return b

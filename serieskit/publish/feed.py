@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Callable
 from urllib.parse import urljoin
 
 from serieskit import sanitize
@@ -82,9 +83,10 @@ def feed_title(series: Series, site_name: str) -> str:
 
 def atom(site: Site, site_url: str, site_name: str, author: str, contents: dict[str, str] | None = None,
          series: Series | None = None, limit: int = 50, authority: str = "train-infer-accel",
-         converted: dict[str, str] | None = None) -> str:
+         entry_html: Callable[[str, str], str] = feed_html) -> str:
     """The feed of the whole site, or of one series; `contents`: rendered HTML by post (`Post.rel`).
-    `converted`: a dict the feeds of one build share, so each post's HTML is made a feed's once."""
+    `entry_html(content, post_url)`: `feed_html`, or a memo of it that the feeds of a build share, so
+    that each post's HTML is made a feed's once."""
     base = base_url(site_url)
     contents = contents or {}
     posts = [p for p in site.posts if not p.is_draft and p.date and (series is None or site.series_of(p) is series)]
@@ -127,11 +129,7 @@ def atom(site: Site, site_url: str, site_name: str, author: str, contents: dict[
             if s is not None and p.order is not None:
                 lead = html('<p><a href="{}">{}</a> · 第 {} 篇</p>', urljoin(base, p.url_dir.rsplit("/", 2)[0] + "/"),
                             s.title, p.order)
-            shown = converted.get(p.rel) if converted is not None else None
-            if shown is None:
-                shown = feed_html(contents[p.rel], url)
-                if converted is not None:
-                    converted[p.rel] = shown
+            shown = entry_html(contents[p.rel], url)
             body = str(Markup(lead) + Markup(shown))   # HTML, escaped once as text here
             out.append(html('    <content type="html">{}</content>', body))
         out.append("  </entry>")

@@ -100,7 +100,7 @@ class PagePlan:
                        for a in site.assets.published]
         self.generated: set[str] = set()
         own = {f.path for f in self.files}
-        for path, content in pages.generated_pages(site, b.include_drafts).items():
+        for path, content in pages.generated_pages(site, b.include_drafts, b.reuse).items():
             if path not in own and not taken(path):
                 self.generated.add(path)
                 self.files.append(SiteFile(path, content))
@@ -142,10 +142,15 @@ class PagePlan:
 
     def write_feeds(self, site_dir: Path, contents: dict[str, str]) -> None:
         """The feeds, with the posts' full content (`contents`: each post's HTML by `Post.rel`)."""
-        h, converted = self.host, {}    # a post's HTML made a feed's once, for the site's feed and its series'
+        h, b = self.host, self.build
+
+        def entry_html(content: str, url: str) -> str:
+            # a post's HTML made a feed's once, for the site's feed and its series', and under `mkdocs
+            # serve` only when it changed since the last build
+            return b.reuse(("feed", url, content), lambda: feed.feed_html(content, url))
         for uri, series in self.feeds.items():
-            text = feed.atom(self.build.site, h.site_url, h.site_name, h.site_author, contents,
-                             series=series, converted=converted)
+            text = feed.atom(b.site, h.site_url, h.site_name, h.site_author, contents, series=series,
+                             entry_html=entry_html)
             (site_dir / uri).write_text(text, encoding="utf-8")
 
 

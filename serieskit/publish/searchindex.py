@@ -23,6 +23,8 @@ import tempfile
 from html.parser import HTMLParser
 from pathlib import Path
 
+from selectolax.lexbor import LexborHTMLParser
+
 
 BUNDLE = "pagefind"      # the index's folder under the site
 INSTALL = 'pip install "pagefind[extended]"'
@@ -32,6 +34,7 @@ INSTALL = 'pip install "pagefind[extended]"'
 # and the sources of diagrams and formulas (the reader sees drawings, not their source).
 EXCLUDE = (".headerlink", ".series-post-header", ".series-sister", ".series-nav", ".series-findings",
            "pre.mermaid", "div.mermaid", ".arithmatex")
+DRAWINGS = "pre.mermaid, div.mermaid, .arithmatex"    # the part of EXCLUDE taken out of the indexer's copy
 
 # What Pagefind writes that this site does not serve: its own UIs (the site's search box is
 # search.js over the JavaScript API) and the highlighting script.
@@ -87,12 +90,7 @@ def write_index(site_dir: Path) -> int:
     with tempfile.TemporaryDirectory(prefix="series-search-") as tmp:
         staged = Path(tmp)
         segment_pages(marked, staged)
-        cmd = [str(binary), "--site", str(staged), "--output-path", str(site_dir / BUNDLE),
-               "--exclude-selectors", ", ".join(EXCLUDE)]
-        try:
-            r = subprocess.run(cmd, capture_output=True, text=True, encoding="utf-8", errors="replace", check=False)
-        except OSError as exc:
-            raise SearchIndexError(f"the search indexer {binary} cannot run ({exc}): reinstall it with `{INSTALL}`") from None
+        r = run_indexer(binary, staged, site_dir / BUNDLE)
     output = (r.stdout + r.stderr).strip()
     if r.returncode != 0:
         raise SearchIndexError(f"the search indexer failed (exit {r.returncode}):\n{output[-2000:]}")
@@ -103,6 +101,15 @@ def write_index(site_dir: Path) -> int:
     for name in UNUSED:
         (site_dir / BUNDLE / name).unlink(missing_ok=True)
     return indexed
+
+
+def run_indexer(binary: Path, staged: Path, bundle: Path) -> subprocess.CompletedProcess:
+    """Pagefind over the pages in `staged`, writing the index to `bundle`."""
+    cmd = [str(binary), "--site", str(staged), "--output-path", str(bundle), "--exclude-selectors", ", ".join(EXCLUDE)]
+    try:
+        return subprocess.run(cmd, capture_output=True, text=True, encoding="utf-8", errors="replace", check=False)
+    except OSError as exc:
+        raise SearchIndexError(f"the search indexer {binary} cannot run ({exc}): reinstall it with `{INSTALL}`") from None
 
 
 def segment_pages(pages: dict[str, str], staged: Path) -> None:
@@ -129,13 +136,41 @@ def segment_pages(pages: dict[str, str], staged: Path) -> None:
 
 def _indexed_part(text: str) -> str:
     """The page as the indexer needs it: up to its <body> tag (the language), then from its indexed
-    element on (the metadata and the text). The navigation before the content, the largest part of a
-    page on a big site, is left out of the copy."""
+    element on (the metadata and the text), without its drawings (`_without_excluded`).
+    The navigation before the content, the largest part of a page on a big site, is left out of the
+    copy."""
     mark = text.find(MARK.decode())
     body = text.find("<body")
     if mark < 0 or body < 0 or body > mark:
-        return text
-    return text[:text.find(">", body) + 1] + text[text.rfind("<", 0, mark):]
+        return _without_excluded(text)
+    return _without_excluded(text[:text.find(">", body) + 1] + text[text.rfind("<", 0, mark):])
+
+
+def _without_excluded(page: str) -> str:
+    """The page without its drawings (`DRAWINGS`: inline SVG, KaTeX's HTML and MathML), which the
+    indexer would read and then leave out (`EXCLUDE`): they are most of a post's bytes (four fifths in
+    the synthetic series of scripts/bench_build.py), so the segmenter and the indexer read a fifth as
+    much. A page with drawings is one the build wrote (its content passed the output gate, whose
+    html5ever writes markup a parser reads back as written), so the page a parser writes back is the
+    same page to the indexer: the index is byte for byte the same (tests/test_search.py). A page
+    without drawings is left as it is."""
+    if 'class="mermaid"' not in page and 'class="arithmatex"' not in page:
+        return page
+    tree = LexborHTMLParser(page)
+    found = tree.css(DRAWINGS)
+    if not found:
+        return page
+    ids = {n.mem_id for n in found}
+    for node in [n for n in found if not _inside(n, ids)]:   # an inner one goes with its outer one
+        node.decompose()
+    return tree.html
+
+
+def _inside(node, ids: set[int]) -> bool:
+    up = node.parent
+    while up is not None and up.mem_id not in ids:
+        up = up.parent
+    return up is not None
 
 
 def _check_left_out(site_dir: Path, marked: dict[str, str], indexed: int, output: str) -> None:

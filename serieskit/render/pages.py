@@ -234,8 +234,10 @@ def fill_placeholders(markdown: str, site: Site, page_site_path: str, include_dr
 
 
 # --- the generated pages and the navigation, from serieskit/model/pagetable.py (any host) ----------------
-def generated_pages(site: Site, include_drafts: bool) -> dict[str, str]:
-    """Every generated page of the site: its path -> its Markdown (the builders of the page table)."""
+def generated_pages(site: Site, include_drafts: bool, reuse=None) -> dict[str, str]:
+    """Every generated page of the site: its path -> its Markdown (the builders of the page table).
+    `reuse(key, make)`: the project's memo across builds (serieskit/pipeline/project.py `Build.reuse`),
+    for the rules page, which reads nothing of the site but its conventions."""
     out: dict[str, str] = {}
     for entry in PAGES:
         build = globals()[entry.builder]
@@ -243,7 +245,8 @@ def generated_pages(site: Site, include_drafts: bool) -> dict[str, str]:
             for s in site.series.values():
                 out[entry.path.format(series=s.slug)] = build(s, site, include_drafts)
         elif entry.builder == "rules_page":
-            out[entry.path] = build(site)
+            key = ("rules page", site.conv.fingerprint)
+            out[entry.path] = reuse(key, lambda: rules_page(site)) if reuse else rules_page(site)
         else:
             out[entry.path] = build(site, include_drafts)
     return out

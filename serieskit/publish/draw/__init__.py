@@ -108,6 +108,9 @@ class Drawer:
         self._fkey = ("formula", str(formulas.version(self.root)), json.dumps(formulas.SETTINGS, sort_keys=True), fp)
         self._mermaid = self._katex = None
         self.stats = Counter()
+        # the drawings this build has read from the cache or drawn, by key: a formula or diagram met
+        # again on another page is not read and parsed again (`end_build` forgets them)
+        self._read: dict[str, Drawn] = {}
 
     @property
     def drawing(self) -> bool:
@@ -118,10 +121,15 @@ class Drawer:
         out: list[Drawn | None] = []
         todo = []
         for i, k in enumerate(keys):
-            hit = self.store.get(kind, k)
+            hit = self._read.get(k)
+            if hit is None:
+                data = self.store.get(kind, k)
+                if data is not None:
+                    hit = self._read[k] = Drawn(data.get("html"), data.get("error"),
+                                                [Removal(*r) for r in data.get("removed") or []
+                                                 if isinstance(r, list) and len(r) == 3])
             if hit is not None:
-                out.append(Drawn(hit.get("html"), hit.get("error"),
-                                 [Removal(*r) for r in hit.get("removed") or [] if isinstance(r, list) and len(r) == 3]))
+                out.append(hit)
                 self.stats[f"{kind}s cached"] += 1
             else:
                 out.append(None)
@@ -133,6 +141,7 @@ class Drawer:
                 if drawn.error is None or not drawn.error.startswith("renderer"):
                     self.store.put(kind, keys[i], {"html": drawn.html, "error": drawn.error,
                                                    "removed": [[r.tag, r.attr, r.value] for r in drawn.removed]})
+                    self._read[keys[i]] = drawn
         return out
 
     def diagrams(self, sources: list[str]) -> list[Drawn]:
@@ -164,6 +173,10 @@ class Drawer:
                 return [Drawn(error=f"renderer: {exc}") for _ in todo]
             return [formulas.finish(r) for r in results]
         return self._cached("formula", keys, render)
+
+    def end_build(self) -> None:
+        """A long-lived drawer (`mkdocs serve`) keeps no drawing past its build."""
+        self._read.clear()
 
     def close(self) -> None:
         for w in (self._mermaid, self._katex):
