@@ -4,6 +4,8 @@ hits of every post kept for the next run, whichever process computed them."""
 import importlib.util
 import io
 import json
+import os
+import shutil
 
 import pytest
 
@@ -51,7 +53,7 @@ def test_several_processes_report_what_one_reports(project, monkeypatch):
 
 def test_hits_computed_in_the_children_are_kept_for_the_next_run(project, monkeypatch):
     monkeypatch.setattr(forking, "MIN_ITEMS", 2)
-    (project / ".cache").exists() and [p.unlink() for p in (project / ".cache").rglob("*") if p.is_file()]
+    shutil.rmtree(project / ".cache", ignore_errors=True)
     first = cli(project, "--jobs", "3")
     hit_file = next((project / ".cache").rglob(HIT_FILE))
     entries = json.loads(hit_file.read_text(encoding="utf-8"))["entries"]
@@ -88,3 +90,12 @@ def test_linting_one_post_parses_that_post_and_no_unrelated_one(project):
     lint(site, only={one.rel})
     parsed = {p.rel for p in site.posts if "body" in vars(p)}
     assert one.rel in parsed and len(parsed) < len(site.posts) // 2, parsed
+
+
+def test_a_map_over_enough_items_runs_in_as_many_processes(monkeypatch):
+    """The equality tests above would pass by a serial run too: this one fails if nothing forks."""
+    monkeypatch.setattr(forking, "MIN_ITEMS", 2)
+    items = list(range(12))
+    pids = forking.fork_map(lambda share: [os.getpid()] * len(share), items, 3)
+    assert len(pids) == len(items) and len(set(pids)) == 3 and pids[0] == os.getpid()
+    assert forking.fork_map(lambda share: [x * 2 for x in share], items, 3) == [x * 2 for x in items]

@@ -32,9 +32,8 @@ INSTALL = 'pip install "pagefind[extended]"'
 # Parts of an indexed page that are not its text: permalink marks, the post header's dates and
 # reading time, the sister-post block and prev / next (other posts' titles), the serve findings box,
 # and the sources of diagrams and formulas (the reader sees drawings, not their source).
-EXCLUDE = (".headerlink", ".series-post-header", ".series-sister", ".series-nav", ".series-findings",
-           "pre.mermaid", "div.mermaid", ".arithmatex")
-DRAWINGS = "pre.mermaid, div.mermaid, .arithmatex"    # the part of EXCLUDE taken out of the indexer's copy
+DRAWINGS = ("pre.mermaid", "div.mermaid", ".arithmatex")    # the part of EXCLUDE taken out of the indexer's copy
+EXCLUDE = (".headerlink", ".series-post-header", ".series-sister", ".series-nav", ".series-findings", *DRAWINGS)
 
 # What Pagefind writes that this site does not serve: its own UIs (the site's search box is
 # search.js over the JavaScript API) and the highlighting script.
@@ -157,7 +156,7 @@ def _without_excluded(page: str) -> str:
     if 'class="mermaid"' not in page and 'class="arithmatex"' not in page:
         return page
     tree = LexborHTMLParser(page)
-    found = tree.css(DRAWINGS)
+    found = tree.css(", ".join(DRAWINGS))
     if not found:
         return page
     ids = {n.mem_id for n in found}
