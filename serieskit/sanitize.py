@@ -367,14 +367,20 @@ NOT_COUNTED = re.compile(r"<!--.*?(?:-->|$)|<\?.*?(?:\?>|$)|<!DOCTYPE[^\[>]*(?:\
 NOT_COUNTED_START = re.compile(r"<[!?]|<(?:metadata|script|foreignObject|iframe|noscript|template)\b", re.I)
 
 
-def _file_inventory(text: str, written_here: bool = False) -> tuple[Counter, list[str]]:
-    """(count of each name, lower-cased; the names as written, in order). `written_here`: the text
-    is ElementTree's serialization, which holds none of the parts NOT_COUNTED leaves out (it writes
-    no comment, prolog or DOCTYPE, and escapes every `<` of a text or a value)."""
+def _file_names(text: str, written_here: bool = False) -> tuple[list[str], list[str]]:
+    """(the tag names, the attribute names), as written, in order. `written_here`: the text is
+    ElementTree's serialization, which holds none of the parts NOT_COUNTED leaves out (it writes no
+    comment, prolog or DOCTYPE, and escapes every `<` of a text or a value)."""
     if not written_here and NOT_COUNTED_START.search(text):
         text = NOT_COUNTED.sub(lambda m: m.group(1) or "", text)
-    names = ["<" + t + ">" for t in TAG_NAME.findall(text)] + [a + "=" for a in ATTR_NAME.findall(text)]
-    return Counter(map(str.lower, names)), names
+    return TAG_NAME.findall(text), ATTR_NAME.findall(text)
+
+
+def _lost(before: list[str], after: list[str], form: str) -> set[str]:
+    """The names (lower-cased, as `form` writes them: `<{}>`, `{}=`) written fewer times in `after`
+    than in `before`, but for the inert ones."""
+    had, has = Counter(map(str.lower, before)), Counter(map(str.lower, after))
+    return {form.format(n) for n, k in had.items() if k > has[n] and not _inert(form.format(n))}
 
 
 # nh3 writes a fragment: it is read inside an element that declares the SVG namespaces (an `<svg>`
@@ -435,9 +441,9 @@ def sanitize_svg(data: bytes) -> tuple[bytes | None, list[str]]:
     svg = svgs[0]
     svg.tail = None
     out = ET.tostring(_plain_names(svg), encoding="unicode")
-    before, written = _file_inventory(text)
-    after, _ = _file_inventory(out, written_here=True)
-    lost = {n for n in before if before[n] > after[n] and not _inert(n)}
+    (tags, attributes), (tags_out, attributes_out) = _file_names(text), _file_names(out, written_here=True)
+    lost = _lost(tags, tags_out, "<{}>") | _lost(attributes, attributes_out, "{}=")
+    written = ["<" + t + ">" for t in tags] + [a + "=" for a in attributes] if lost else []
     return out.encode("utf-8"), _unique([n for n in written if n.lower() in lost] + removed)
 
 

@@ -4,6 +4,8 @@ the typography and terminology rules (rules/typ*, rules/trm*) read the same pros
 from __future__ import annotations
 
 import bisect
+import itertools
+import operator
 import re
 from collections.abc import Iterator
 
@@ -60,18 +62,23 @@ def link_spans(post: Post) -> dict[int, list[tuple[int, int]]]:
 def display_math_lines(post: Post) -> set[int]:
     """The lines of display math (`$$` ... `$$`, the delimiters included) outside code."""
     out: set[int] = set()
-    inside = False
-    for n in range(post.body_start, post.nlines + 1):
-        if n in post.body.in_code:
+    in_code = post.body.in_code
+    opened = 0          # the line of the `$$` that opened the block we are in (0: not in one)
+    for n, line in enumerate(post.lines[post.body_start - 1:], post.body_start):
+        if "$$" not in line or n in in_code:
             continue
-        s = post.line(n).strip()
-        if s.startswith("$$"):
-            out.add(n)
-            if not (s != "$$" and s.endswith("$$") and len(s) > 4):
-                inside = not inside
+        s = line.strip()
+        if not s.startswith("$$"):
             continue
-        if inside:
-            out.add(n)
+        out.add(n)
+        if not (s != "$$" and s.endswith("$$") and len(s) > 4):
+            if opened:
+                out.update(k for k in range(opened + 1, n) if k not in in_code)
+                opened = 0
+            else:
+                opened = n
+    if opened:
+        out.update(k for k in range(opened + 1, post.nlines + 1) if k not in in_code)
     return out
 
 
@@ -103,14 +110,20 @@ def line_segments(post: Post, n: int) -> list[tuple[int, str]]:
 
 
 def candidate_lines(post: Post, pattern: re.Pattern) -> list[int]:
-    """The body lines whose raw text `pattern` matches somewhere (one search over the whole post):
-    the only lines a rule that looks for `pattern` in prose needs to read."""
+    """The body lines whose raw text `pattern` (a pattern that matches within a line) matches
+    somewhere: the only lines a rule that looks for `pattern` in prose needs to read. One search
+    over the body, which goes on from the next line after each match."""
     starts = post.memo("line-starts", None, lambda: _line_starts(post))
+    if post.body_start > len(starts):
+        return []
     found: list[int] = []
-    for m in pattern.finditer(post.text):
+    m = pattern.search(post.text, starts[post.body_start - 1])
+    while m is not None:
         n = bisect.bisect_right(starts, m.start())
-        if n >= post.body_start and (not found or found[-1] != n):
-            found.append(n)
+        found.append(n)
+        if n >= len(starts):
+            break
+        m = pattern.search(post.text, starts[n])
     return found
 
 
@@ -137,10 +150,8 @@ def line_col(post: Post, offset: int) -> tuple[int, int]:
 
 
 def _line_starts(post: Post) -> list[int]:
-    starts, k = [], 0
-    for line, end in zip(post.lines, post.endings):
-        starts.append(k)
-        k += len(line) + len(end)
+    starts = list(itertools.accumulate(map(operator.add, map(len, post.lines), map(len, post.endings)), initial=0))
+    starts.pop()
     return starts
 
 

@@ -11,6 +11,8 @@ LATIN = "A-Za-z0-9"
 # where Chinese meets a Latin letter or a digit with nothing between (the cheap test before autocorrect)
 TOUCH = re.compile(f"[{HAN}][{LATIN}]|[{LATIN}][{HAN}]")
 IS_HAN = re.compile(f"[{HAN}]")
+# the lines to read: TOUCH as a search that looks for the Latin side first, then around it
+TOUCHING = re.compile(f"[{LATIN}](?:(?<=[{HAN}].)|(?=[{HAN}]))")
 
 
 def missing_spaces(text: str) -> list[int]:
@@ -59,7 +61,7 @@ class CjkLatinSpacing(Rule):
     reads_only_post = True
 
     def check(self, post, ctx):
-        for line, col, text in own_prose(post, ctx.conv, TOUCH):
+        for line, col, text in own_prose(post, ctx.conv, TOUCHING):
             for k in missing_spaces(text):
                 pair = text[k - 1:k + 1]
                 other = pair[1] if IS_HAN.match(pair[0]) else pair[0]

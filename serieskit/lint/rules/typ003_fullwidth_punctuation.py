@@ -8,7 +8,9 @@ HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 FULL = {",": "，", ";": "；", ":": "：", "!": "！", "?": "？", ".": "。"}
 # a half-width mark right after a Chinese character, where the sentence goes on in Chinese or ends
 # (`.` only at the end of a sentence: not `图3.2`, not a decimal, not `...`)
-NEAR = re.compile(f"[{HAN}][,;:!?.]")    # the cheap test: the lines to read
+# the cheap test, the lines to read: a mark right after a Chinese character (the search looks for the
+# marks, which are fewer, and then behind them)
+NEAR = re.compile(f"[,;:!?.](?<=[{HAN}].)")
 HALF = re.compile(f"(?<=[{HAN}])([,;:!?])(?=[{HAN}“（《]|\\s*$)|(?<=[{HAN}])(\\.)(?=\\s*$|\\s+[{HAN}])")
 
 
