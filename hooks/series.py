@@ -149,12 +149,15 @@ def on_post_build(config):
     """`_headers` carries the site's policy; the feeds; the search index (`mkdocs build`); the strict gate."""
     state = session.current
     site_dir = Path(config.site_dir)
+    indexing = None
+    if not session.serving and (not state.errors or not config.strict):
+        indexing = search.start(site_dir)        # beside the steps below (serieshooks/search.py)
     (site_dir / "_headers").write_text(csp.headers(state.policy), encoding="utf-8")
     generated.write_feeds(config, state)
     if session.serve_cache is not None:
         session.serve_cache.end_build()
-    if not session.serving and (not state.errors or not config.strict):
-        search.index_site(site_dir, gate.log)
+    if indexing is not None:
+        search.finish(indexing, gate.log, report=not (state.errors and config.strict))
     drawing.end_build(session, gate.log)
     gate.check(state, config.strict)
 

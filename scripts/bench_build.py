@@ -5,7 +5,7 @@
                                              # N = 300, 3 above; writes the chart and the figures of
                                              # docs/performance.md
     python scripts/bench_build.py --quick    # N = 20, 60; 1 round; writes nothing under docs/
-    python scripts/bench_build.py --profile 1000   # one build of (a) under cProfile: the top costs
+    python scripts/bench_build.py --profile 1000   # one warm build of (a) under cProfile: the top costs
     python scripts/bench_build.py --redraw   # chart and page again from the last run (.bench/build.json)
 
 Variants, built in one run, alternately (a, b, c, a, b, c, ...) so that the machine's noise hits
@@ -311,15 +311,19 @@ def page_block(s: dict, when: str, mach: str) -> str:
 
 
 def profile(n: int, seed: int) -> None:
-    """One build of (a) under cProfile: the project's own costs, and the top costs overall."""
+    """One warm build of (a) under cProfile (a first build, not profiled, fills the drawing cache, as the
+    timed warm rounds find it): the project's own costs, and the top costs overall."""
     import pstats
     proj = project_a(n, synthetic(n, seed))
     out, prof = BENCH / f"site-profile-{n}", BENCH / f"build-a-{n}.prof"
+    warm = run([PY, "-m", "mkdocs", "build", "--quiet", "-d", str(out)], cwd=proj, env=env())
+    if warm.rc != 0:
+        raise SystemExit(warm.stderr[-3000:])
     r = run([PY, "-m", "cProfile", "-o", str(prof), "-m", "mkdocs", "build", "--quiet", "-d", str(out)], cwd=proj, env=env())
     shutil.rmtree(out, ignore_errors=True)
     if r.rc != 0:
         raise SystemExit(r.stderr[-3000:])
-    print(f"profile of (a) at N={n} (cProfile; its own overhead inflates Python-heavy code): {prof}")
+    print(f"profile of a warm build of (a) at N={n} (cProfile; its own overhead inflates Python-heavy code): {prof}")
     st = pstats.Stats(str(prof))
     print("\nthe project's own code (hooks/, serieskit/), by cumulative time:")
     st.sort_stats("cumulative").print_stats(r"hooks/|serieskit/", 25)
@@ -337,7 +341,7 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=9)
     ap.add_argument("--quick", action="store_true", help="N = 20, 60, 1 round, mermaid2 at 20, nothing written")
     ap.add_argument("--no-write", action="store_true", help="do not write the chart and docs/performance.md")
-    ap.add_argument("--profile", type=int, metavar="N", help="instead: profile one build of (a) at N posts (cProfile)")
+    ap.add_argument("--profile", type=int, metavar="N", help="instead: profile one warm build of (a) at N posts (cProfile)")
     ap.add_argument("--redraw", action="store_true", help="instead: write the chart and page from the last run's .bench/build.json")
     a = ap.parse_args(argv)
     if a.profile:
