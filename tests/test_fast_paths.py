@@ -272,8 +272,6 @@ def test_typography_prefilters_pick_the_lines_their_plain_patterns_pick():
     """TYP001 and TYP003 look for their candidate lines with patterns that search from the rarer side
     (serieskit/analysis/prose.py candidate_lines goes on from the next line after each match): each
     picks the lines the plain two-character pattern picks."""
-    from pathlib import Path
-
     from serieskit.analysis.prose import candidate_lines
     from serieskit.lint.rules import typ001_cjk_latin_spacing as t1, typ003_fullwidth_punctuation as t3
     from serieskit.model.site import Post
@@ -281,9 +279,6 @@ def test_typography_prefilters_pick_the_lines_their_plain_patterns_pick():
     texts = [p.read_bytes().decode("utf-8", "replace") for p in POSTS if "series" in p.parts][:40] + _typography_corpus(3000)
     for text in texts:
         post = Post(ROOT, ROOT / "series" / "x" / "t.md", ("---\ntitle: 中A\n---\n" + text).encode())
-        lines = post.text.split("\n")
-
-        def plain(pattern):
-            return [n for n, line in enumerate(lines, 1) if n >= post.body_start and pattern.search(line)]
-        assert candidate_lines(post, t1.TOUCHING) == plain(t1.TOUCH), text
-        assert candidate_lines(post, t3.NEAR) == plain(near), text
+        lines = list(enumerate(post.text.split("\n"), 1))[post.body_start - 1:]
+        assert candidate_lines(post, t1.TOUCHING) == [n for n, line in lines if t1.TOUCH.search(line)], text
+        assert candidate_lines(post, t3.NEAR) == [n for n, line in lines if near.search(line)], text

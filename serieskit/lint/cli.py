@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import gc
+import os
 import re
 import sys
 import textwrap
@@ -237,7 +238,15 @@ def main() -> None:
     # posts about a tenth of the run), so the process goes without it. (run() itself, called in a
     # longer-lived process such as the tests, leaves the collector alone.)
     gc.disable()
-    sys.exit(run())
+    try:
+        code = run()
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # the reader went away (`series-lint --list-rules | head`): not an error to report, and the
+        # interpreter's own last flush must not meet the closed pipe either
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        code = 1
+    sys.exit(code)
 
 
 if __name__ == "__main__":
