@@ -9,7 +9,7 @@ Generates N realistic posts (scripts/gen_synthetic.py; about 6,000 Chinese chara
 would (`python scripts/lint.py`, a fresh process: interpreter start, imports, reading, parsing,
 every rule, report) and reports the median wall time, posts per second and peak memory (RSS of
 the process). A breakdown measured in-process splits reading + parsing (load_site) from the rules.
-The CLI keeps parsed posts, and the typography rules' hits, between runs (serieskit/parse/parsecache.py): the timed runs find them there
+The CLI keeps parsed posts, the typography rules' hits and the asset plan's SVG verdicts between runs (serieskit/parse/parsecache.py): the timed runs find them there
 after the warm-up, as an author's second run does; the same runs with `--no-cache` (every post parsed
 again, as on a first run) are printed beside them. The in-process breakdown runs without the cyclic
 garbage collector, as the CLI does (serieskit/lint/cli.py main()). Target (issue 16): 1,000 posts in
@@ -155,7 +155,7 @@ def main(argv=None) -> int:
             "", "排版与术语规则各自单独运行一遍（1,000 篇，各自重新计算所需的正文视图）的耗时：",
             "", *md_table(["规则", "毫秒"], [[c, f"{ms:.0f}"] for c, ms in typo]
                           + [["共用的正文视图单独计算、覆盖正文每一行（规则只读候选行）", f"{shared:.0f}"]]),
-            "", f"目标：1,000 篇 {TARGET_S:g} 秒内。命令行在两次运行之间保留解析结果与只读本篇与 conventions.yml 的规则（{cached}）的结果（`.cache/series-lint/`，按文件内容、解析器与规则源码、conventions.yml 的 SHA-256 失效），上面第一行是作者第二次运行时的情形；其余规则每次都重新检查。测量：{time.strftime('%Y-%m-%d')}；{machine()}；{a.repeat} 次运行的中位数。"]))
+            "", f"目标：1,000 篇 {TARGET_S:g} 秒内。命令行在两次运行之间保留解析结果、只读本篇与 conventions.yml 的规则（{cached}）的结果和发布计划对每个 SVG 文件的检查结论（`.cache/series-lint/`，按文件内容、解析器与规则源码、conventions.yml 的 SHA-256 失效），上面第一行是作者第二次运行时的情形；其余规则每次都重新检查。测量：{time.strftime('%Y-%m-%d')}；{machine()}；{a.repeat} 次运行的中位数。"]))
         print("wrote docs/performance.md")
     return 0
 

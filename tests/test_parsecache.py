@@ -207,3 +207,59 @@ def test_the_hits_of_a_severity_switch_and_a_suppression_are_applied_fresh(tmp_p
     assert not any(c == "TYP001" for _, _, c in _codes(cli(root)[1]))
     manifest.write_text(original, encoding="utf-8")
     assert any(c == "TYP001" for _, _, c in _codes(cli(root)[1]))
+
+
+# The publishing plan's SVG verdicts (parsecache.VerdictCache): an unchanged SVG file is not sanitized
+# again; an edited one is; the findings are those of a run without the cache; a plan made with kept
+# verdicts is never published.
+
+HOSTILE_SVG = '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script><rect width="4" height="4"/></svg>'
+CLEAN_SVG = '<svg xmlns="http://www.w3.org/2000/svg"><rect width="4" height="4"/></svg>'
+
+
+def _svgs(root):
+    folder = root / "series" / "demo" / "assets"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "hostile.svg").write_text(HOSTILE_SVG, encoding="utf-8")
+    (folder / "clean.svg").write_text(CLEAN_SVG, encoding="utf-8")
+    return folder
+
+
+def _count_sanitizing(monkeypatch):
+    from serieskit.model import assets
+    seen = []
+    real = assets.sanitize_svg
+    monkeypatch.setattr(assets, "sanitize_svg", lambda data: seen.append(data) or real(data))
+    return seen
+
+
+def test_svg_verdicts_are_kept_for_unchanged_files(tmp_path, monkeypatch):
+    root = make_site(tmp_path)
+    folder = _svgs(root)
+    first = cli(root)
+    assert ("series/demo/assets/hostile.svg", "SEC002") in {(p, c) for p, _, c in _codes(first[1])}
+    assert (root / parsecache.CACHE_DIR / parsecache.VERDICT_FILE).is_file()
+    seen = _count_sanitizing(monkeypatch)
+    assert cli(root) == first and seen == []
+    stat = (folder / "hostile.svg").stat()
+    (folder / "hostile.svg").write_text(HOSTILE_SVG.replace("alert(1)", "alert(2)"), encoding="utf-8")
+    os.utime(folder / "hostile.svg", ns=(stat.st_atime_ns, stat.st_mtime_ns))      # even with the same mtime
+    assert cli(root) == first and len(seen) == 1 and b"alert(2)" in seen[0]
+    (folder / "hostile.svg").write_text(CLEAN_SVG, encoding="utf-8")                 # repaired
+    repaired = cli(root)
+    assert repaired == cli(root, "--no-cache") and "SEC002" not in repaired[1]
+
+
+def test_a_plan_with_kept_verdicts_is_never_published(tmp_path):
+    from types import SimpleNamespace
+
+    from serieskit.model.loader import load_site
+    from serieskit.publish.plan import Host, PagePlan
+    root = make_site(tmp_path)
+    _svgs(root)
+    cli(root)
+    site = load_site(root, verdicts=parsecache.VerdictCache(root))
+    assert site.assets.checked_only
+    with pytest.raises(ValueError, match="cannot be published"):
+        PagePlan(SimpleNamespace(site=site), root, Host("", "demo"), lambda path: False)
+    assert not load_site(root).assets.checked_only        # the build's own plan sanitizes every file

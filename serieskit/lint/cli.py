@@ -18,7 +18,7 @@ from serieskit.conventions import CONVENTIONS_FILE, ConfigError, load_convention
 from .engine import lint, relaxed_security
 from serieskit.model.loader import load_site
 from serieskit.model.site import SERIES_DIR
-from serieskit.parse.parsecache import HitCache, ParseCache
+from serieskit.parse.parsecache import HitCache, ParseCache, VerdictCache
 from serieskit.model.forking import default_jobs
 from .rules import REGISTRY
 
@@ -199,7 +199,10 @@ def run(argv: list[str] | None = None, out=None, err=None) -> int:
         conv = load_conventions(root / CONVENTIONS_FILE)
         wanted = _resolve_paths(root, args.paths)
         cache = None if args.no_cache else ParseCache(root)
-        site = load_site(root, conv, today=args.today, cache=cache, jobs=args.jobs)
+        verdicts = None if args.no_cache else VerdictCache(root)
+        site = load_site(root, conv, today=args.today, cache=cache, jobs=args.jobs, verdicts=verdicts)
+        if verdicts is not None:
+            verdicts.save()
         only = _expand(site, wanted)
         hits = None if args.no_cache else HitCache(root)
         findings = lint(site, only, select, ignore, hits, jobs=args.jobs)

@@ -75,6 +75,9 @@ class AssetPlan:
     published: list[Asset] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     stamps: dict = field(default_factory=dict)   # site path -> ((file, mtime, size, data suffixes), Asset, [Problem])
+    # some SVG verdicts came from the lint CLI's cache (serieskit/parse/parsecache.py VerdictCache), which
+    # keeps no sanitized bytes: such a plan says what is wrong, and publishing it is refused
+    checked_only: bool = False
 
 
 # Folders and files of the site's root that are the site's own, whoever writes them (theme, docs/,
@@ -133,11 +136,12 @@ def classify(site_path: str, src: Path, data_suffixes: tuple[str, ...]) -> tuple
 
 
 def plan(site, files: dict[str, Path], docs_files: set[str], docs_pages: set[str], data_suffixes: tuple[str, ...],
-         previous: AssetPlan | None = None, jobs: int = 1) -> AssetPlan:
+         previous: AssetPlan | None = None, jobs: int = 1, verdicts=None) -> AssetPlan:
     """What of `files` (site path -> file under series/) the site publishes, and the problems. A
-    file whose modification time and size are those `previous` saw is not read again; the others
-    are classified in up to `jobs` processes (serieskit/model/forking.py)."""
-    out = AssetPlan()
+    file whose modification time and size are those `previous` saw is not read again; an SVG whose
+    bytes `verdicts` (the lint CLI's VerdictCache) has seen is not sanitized again; the others are
+    classified in up to `jobs` processes (serieskit/model/forking.py)."""
+    out = AssetPlan(checked_only=previous is not None and previous.checked_only)
     taken = taken_paths(site, docs_files, docs_pages, theme_files(site.root))
     old = previous.stamps if previous is not None else {}
     known, todo = {}, []
@@ -152,8 +156,13 @@ def plan(site, files: dict[str, Path], docs_files: set[str], docs_pages: set[str
             known[site_path] = hit
         else:
             todo.append((site_path, src, stamp))
-    fresh = fork_map(lambda share: [classify(p, src, data_suffixes) for p, src, _ in share], todo, jobs)
-    known.update((p, (stamp, *result)) for (p, _, stamp), result in zip(todo, fresh))
+    if verdicts is not None:
+        todo = _from_verdicts(todo, verdicts, known, out)
+    fresh = fork_map(lambda share: [classify(p, src, data_suffixes) for p, src, *_ in share], todo, jobs)
+    for (p, _, stamp, *digest), (asset, problems) in zip(todo, fresh):
+        known[p] = (stamp, asset, problems)
+        if digest:
+            verdicts.put(f"{SERIES_DIR}/{p}", digest[0], asset is not None, [(x.kind, x.detail) for x in problems])
     for site_path in sorted(files):
         stamp, asset, problems = out.stamps[site_path] = known[site_path]
         owner = collision(site_path, taken)     # (a file refused for its type is named here too)
@@ -163,6 +172,31 @@ def plan(site, files: dict[str, Path], docs_files: set[str], docs_pages: set[str
         if asset is not None:
             out.published.append(asset)
     return out
+
+
+def _from_verdicts(todo: list, verdicts, known: dict, out: AssetPlan) -> list:
+    """The SVG files of `todo` whose bytes `verdicts` knows go to `known`; the rest is returned, each
+    SVG with its digest (for the verdict to be kept)."""
+    rest = []
+    for site_path, src, stamp in todo:
+        if src.suffix.lower() != ".svg":
+            rest.append((site_path, src, stamp))
+            continue
+        rel = f"{SERIES_DIR}/{site_path}"
+        try:
+            digest = verdicts.digest(src.read_bytes())
+        except OSError:
+            rest.append((site_path, src, stamp))       # classify() words the problem
+            continue
+        hit = verdicts.get(rel, digest)
+        if hit is None:
+            rest.append((site_path, src, stamp, digest))
+            continue
+        published, problems = hit
+        known[site_path] = (stamp, Asset(site_path, src) if published else None,
+                            [Problem(rel, kind, detail) for kind, detail in problems])
+        out.checked_only = out.checked_only or published
+    return rest
 
 
 def theme_files(root: Path) -> set[str]:

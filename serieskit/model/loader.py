@@ -277,11 +277,12 @@ def _reason(exc: BaseException) -> str:
 
 
 def load_site(root: str | Path, conventions: Conventions | None = None, today: dt.date | None = None,
-              previous: Site | None = None, cache=None, jobs: int = 1) -> Site:
+              previous: Site | None = None, cache=None, jobs: int = 1, verdicts=None) -> Site:
     """Load everything under `<root>/series/` (and the page list of `<root>/docs/`). `cache`: a
     ParseCache (serieskit/parse/parsecache.py), which the CLI uses between runs: the site keeps it
     (`site.parse_cache`) and the run that reads the bodies saves it (serieskit/lint/engine.py lint).
-    `jobs`: processes for the asset plan's checks (serieskit/model/forking.py).
+    `jobs`: processes for the asset plan's checks (serieskit/model/forking.py); `verdicts`: the lint
+    CLI's VerdictCache of those checks (serieskit/parse/parsecache.py; the plan is then not publishable).
 
     Raises ConfigError when conventions.yml is missing or invalid (nothing can be checked then).
     """
@@ -331,7 +332,7 @@ def load_site(root: str | Path, conventions: Conventions | None = None, today: d
     site.parse_cache = cache
     site.add_pages(pages_from_docs)
     site.assets = assets.plan(site, from_series if publish else {}, docs_files, pages_from_docs, conv.data_files,
-                              previous.assets if reuse else None, jobs)
+                              previous.assets if reuse else None, jobs, verdicts)
     return site
 
 

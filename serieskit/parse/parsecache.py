@@ -43,6 +43,7 @@ from .syntax import Body, Comment, DeepBlock, Fence, Heading, Image, Link, Table
 CACHE_DIR = Path(".cache") / "series-lint"
 CACHE_FILE = "parsed.json"
 HIT_FILE = "hits.json"
+VERDICT_FILE = "assets.json"
 PARSER_MODULES = ("parse/markdown.py", "parse/syntax.py", "parse/inline.py", "parse/frontmatter.py", "model/site.py",
                   "analysis/figures.py", "analysis/lead.py", "analysis/mermaid.py", "parse/parsecache.py", "yamlsafe.py")
 
@@ -188,6 +189,30 @@ class HitCache(_Store):
         if e is None or e[0] != digest or len(e) < 2 or not isinstance(e[1], dict):
             e = self.used[rel] = [digest, {}]
         e[1][code] = [_finding_data(h) for h in hits]
+        self.changed = True
+
+
+class VerdictCache(_Store):
+    """The publishing plan's verdict on each SVG file under series/ (serieskit/model/assets.py): whether it
+    is published and the problems found, by the file's SHA-256, so that a run reads an unchanged file
+    without sanitizing it again. Only the lint CLI keeps it: the verdict, not the sanitized bytes, so a
+    plan made with it can be reported but not published (AssetPlan.checked_only)."""
+    FILE = VERDICT_FILE
+
+    def __init__(self, root: Path):
+        super().__init__(root, hits_key(root))
+
+    def get(self, rel: str, digest: str) -> tuple[bool, list[tuple[str, str]]] | None:
+        e = self._get(rel, digest)
+        try:
+            published, problems = e[1], [(str(kind), str(detail)) for kind, detail in e[2]]
+        except (TypeError, ValueError, IndexError):     # none, or another shape: check the file again
+            self.used.pop(rel, None)
+            return None
+        return (published, problems) if isinstance(published, bool) else None
+
+    def put(self, rel: str, digest: str, published: bool, problems: list[tuple[str, str]]) -> None:
+        self.used[rel] = [digest, published, [list(p) for p in problems]]
         self.changed = True
 
 

@@ -92,6 +92,9 @@ class PagePlan:
     def __init__(self, b: Build, root: Path, host: Host, taken: Callable[[str], bool]):
         self.build, self.host = b, host
         site = b.site
+        if site.assets.checked_only:
+            raise ValueError("the site's asset plan holds verdicts from the lint cache, not sanitized files: "
+                             "it cannot be published")
         self.posts = {p.site_path: p for p in site.posts}
         self.index_of = {s.index_site_path: s for s in site.series.values()}
         self.files: list[SiteFile] = [SiteFile(p.site_path, b.render(p).markdown, post=p, draft=p.is_draft)
