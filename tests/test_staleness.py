@@ -54,3 +54,16 @@ def test_one_day_past_the_window_is_stale_in_both_the_banner_and_tml003(tmp_path
     site = load_site(root, today=edge + dt.timedelta(days=1))
     st = site.staleness(site.by_rel[HUB])
     assert (st.last, st.window, st.age) == (last, window, window + 1)
+
+
+def test_a_post_the_series_does_not_call_timely_is_warned_when_its_banner_says_stale(tmp_path):
+    """`timely: false` with a banner: its readers see the notice, so the author is warned too; without
+    a banner neither says anything."""
+    root, last, window = project(tmp_path, "window from the manifest")
+    edit(root / HUB, "series: demo\n", "series: demo\ntimely: false\n")
+    late = last + dt.timedelta(days=window + 1)
+    assert verdicts(root, late) == (True, True)
+    text = (root / HUB).read_text(encoding="utf-8")
+    banner_line = next(line for line in text.split("\n") if "最后更新" in line)
+    edit(root / HUB, banner_line + "\n", "")
+    assert verdicts(root, late) == (False, False)
