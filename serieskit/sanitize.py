@@ -98,7 +98,8 @@ ATTRS = {
     "path": {"d", "transform", "fill", "stroke", "stroke-width", "marker-start", "marker-end", "fill-rule",
              "stroke-dasharray", "stroke-linecap", "stroke-linejoin", "opacity"},
     "rect": {"name", "x", "y", "width", "height", "rx", "ry", "transform", "fill", "stroke", "stroke-width", "filter"},
-    "circle": {"cx", "cy", "r", "transform", "fill", "stroke", "stroke-width"},
+    # (mermaid's state diagrams give their start and end circles a width and height, which SVG ignores)
+    "circle": {"cx", "cy", "r", "width", "height", "transform", "fill", "stroke", "stroke-width"},
     "ellipse": {"cx", "cy", "rx", "ry", "transform", "fill", "stroke", "stroke-width"},
     "line": {"name", "x1", "y1", "x2", "y2", "transform", "stroke", "stroke-width", "marker-start", "marker-end",
              "stroke-dasharray"},

@@ -78,6 +78,14 @@ def test_the_sites_own_markup_passes_untouched():
     assert sanitize.clean(render(body)).removed == []
 
 
+def test_what_mermaid_draws_for_a_state_diagram_passes_untouched():
+    """A state diagram's start and end circles carry `width` and `height` (inert on a circle): the
+    drawing keeps them, and the author is not told of markup they did not write."""
+    svg = ('<div class="mermaid"><svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 20 20"><g class="node default">'
+           '<circle class="state-start" r="7" width="14" height="14" cx="7" cy="7"></circle></g></svg></div>')
+    assert sanitize.clean(svg).removed == []
+
+
 @given(st.lists(st.sampled_from(PIECES), min_size=1, max_size=14).map("".join))
 def test_differential_the_gate_catches_whatever_sec001_misses(body):
     """Over generated snippets: if the raw rendering is live, the gate reports and removes it — whether
