@@ -152,10 +152,15 @@ def on_post_build(config):
     indexing = None
     if not session.serving and (not state.errors or not config.strict):
         indexing = search.start(site_dir)        # beside the steps below (serieshooks/search.py)
-    (site_dir / "_headers").write_text(csp.headers(state.policy), encoding="utf-8")
-    generated.write_feeds(config, state)
-    if session.serve_cache is not None:
-        session.serve_cache.end_build()
+    try:
+        (site_dir / "_headers").write_text(csp.headers(state.policy), encoding="utf-8")
+        generated.write_feeds(config, state)
+        if session.serve_cache is not None:
+            session.serve_cache.end_build()
+    except BaseException:
+        if indexing is not None:         # the build stops for this: the index waited for, its result not reported
+            search.finish(indexing, gate.log, report=False)
+        raise
     if indexing is not None:
         search.finish(indexing, gate.log, report=not (state.errors and config.strict))
     drawing.end_build(session, gate.log)

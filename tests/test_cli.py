@@ -175,18 +175,20 @@ def test_script_entry_point_runs_without_installation(root):
     assert "No findings." in r.stderr
 
 
-# --- new post --------------------------------------------------------------------------------------------
 def test_a_reader_that_stops_early_gets_no_traceback(root):
-    """`series-lint --list-rules | head -1`: the pipe closes under the linter, which stops quietly."""
-    p = subprocess.Popen([sys.executable, str(ROOT / "scripts" / "lint.py"), "--root", str(root), "--list-rules"],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    first = p.stdout.readline()
-    p.stdout.close()
-    err = p.stderr.read().decode()
-    p.wait(timeout=60)
-    assert first.startswith(b"EXM001") and "Traceback" not in err and "Error" not in err, err
+    """`series-lint --list-rules | head -1`: the pipe closes under the linter (here before it writes
+    anything), which stops quietly with status 1."""
+    r, w = os.pipe()
+    os.close(r)
+    try:
+        p = subprocess.run([sys.executable, str(ROOT / "scripts" / "lint.py"), "--root", str(root), "--list-rules"],
+                           stdout=w, stderr=subprocess.PIPE, timeout=60)
+    finally:
+        os.close(w)
+    err = p.stderr.decode()
+    assert p.returncode == 1 and "Traceback" not in err and "Error" not in err, err
 
-
+# --- new post --------------------------------------------------------------------------------------------
 def test_new_post_scaffold_passes_the_linter_and_never_overwrites(root):
     from serieskit.lint.newpost import NewPostError, create
     import datetime as dt

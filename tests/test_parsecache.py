@@ -250,6 +250,18 @@ def test_svg_verdicts_are_kept_for_unchanged_files(tmp_path, monkeypatch):
     assert repaired == cli(root, "--no-cache") and "SEC002" not in repaired[1]
 
 
+def test_kept_verdicts_from_another_sanitizer_are_ignored(tmp_path, monkeypatch):
+    """A new nh3 may remove more: every SVG is checked again."""
+    import importlib.metadata
+    root = make_site(tmp_path)
+    _svgs(root)
+    first = cli(root)
+    real = importlib.metadata.version
+    monkeypatch.setattr(importlib.metadata, "version", lambda name: "0.0.0-next" if name == "nh3" else real(name))
+    seen = _count_sanitizing(monkeypatch)
+    assert cli(root) == first and {HOSTILE_SVG.encode(), CLEAN_SVG.encode()} <= set(seen)
+
+
 def test_a_plan_with_kept_verdicts_is_never_published(tmp_path):
     from types import SimpleNamespace
 

@@ -4,6 +4,7 @@ names the file or the install command, never a traceback. The reader's side is i
 tests/test_search_browser.py."""
 from __future__ import annotations
 
+import pytest
 
 from support.sitebuild import ROOT, build, make_project
 
@@ -100,3 +101,28 @@ def test_the_index_is_the_same_without_the_drawings(tmp_path):
 def test_a_page_without_drawings_reaches_the_indexer_as_written():
     page = '<html lang="zh"><body><div data-pagefind-body><p>段落<div>未闭合的 <b>标记</div></body></html>'
     assert search._indexed_part(page) == page
+
+
+def test_the_indexer_thread_reports_its_failure_only_where_nothing_else_stops_the_build(monkeypatch, tmp_path):
+    """hooks/serieshooks/search.py: the indexer runs beside the feeds; its reason to fail stops the build
+    as a message (no traceback), unless the build already stops for another reason."""
+    import logging
+
+    from mkdocs.exceptions import PluginError
+    monkeypatch.syspath_prepend(str(ROOT / "hooks"))
+    from serieshooks import search as hook
+    from serieskit.publish.searchindex import SearchIndexError
+    log = logging.getLogger("test")
+
+    def failing(exc):
+        def write_index(site_dir):
+            raise exc
+        monkeypatch.setattr(hook, "write_index", write_index)
+        return hook.start(tmp_path)
+
+    with pytest.raises(PluginError, match="no binary"):
+        hook.finish(failing(SearchIndexError("no binary")), log)
+    hook.finish(failing(SearchIndexError("no binary")), log, report=False)       # the other reason is named
+    with pytest.raises(OSError):
+        hook.finish(failing(OSError("disk")), log)
+    hook.finish(failing(OSError("disk")), log, report=False)

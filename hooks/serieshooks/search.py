@@ -27,14 +27,16 @@ def start(site_dir: Path) -> Future:
 
 
 def finish(indexing: Future, log, report: bool = True) -> None:
-    """Wait for the index. `report=False`: the build already fails for other errors (a strict build whose
-    feeds had one), which the strict gate names; a reason the index could not be written is not
-    raised over them."""
+    """Wait for the index. `report=False`: the build already fails for another reason (a strict build
+    whose feeds had an error, which the strict gate names; a step that raised): whatever stopped the
+    index is not raised over it."""
     try:
         indexed = indexing.result()
-    except SearchIndexError as exc:
-        if report:
+    except Exception as exc:
+        if not report:
+            log.debug(f"search: no index ({exc})")
+            return
+        if isinstance(exc, SearchIndexError):
             raise PluginError(str(exc)) from None
-        log.debug(f"search: no index ({exc})")
-        return
+        raise
     log.debug(f"search: {indexed} pages indexed into {BUNDLE}/")

@@ -112,8 +112,10 @@ def collision(site_path: str, taken: dict[str, str]) -> str | None:
     return next((why for folder, why in RESERVED_FOLDERS.items() if site_path.startswith(folder)), None)
 
 
-def classify(site_path: str, src: Path, data_suffixes: tuple[str, ...]) -> tuple[Asset | None, list[Problem]]:
-    """One file's fate by its type and content (collisions are the plan's)."""
+def classify(site_path: str, src: Path, data_suffixes: tuple[str, ...],
+             data: bytes | None = None) -> tuple[Asset | None, list[Problem]]:
+    """One file's fate by its type and content (collisions are the plan's). `data`: an SVG's bytes,
+    when they were read already (the verdict kept for them is the verdict on these bytes)."""
     rel = f"{SERIES_DIR}/{site_path}"
     suffix = src.suffix.lower()
     try:
@@ -124,7 +126,7 @@ def classify(site_path: str, src: Path, data_suffixes: tuple[str, ...]) -> tuple
                 return None, [Problem(rel, "signature", f"{RASTER[suffix]}|{found or ''}")]
             return Asset(site_path, src), []
         if suffix == ".svg":
-            data, removed = sanitize_svg(src.read_bytes())
+            data, removed = sanitize_svg(src.read_bytes() if data is None else data)
             if data is None:
                 return None, [Problem(rel, "svg", "; ".join(removed))]
             return Asset(site_path, src, data), [Problem(rel, "svg-changed", ", ".join(removed))] if removed else []
@@ -158,11 +160,11 @@ def plan(site, files: dict[str, Path], docs_files: set[str], docs_pages: set[str
             todo.append((site_path, src, stamp))
     if verdicts is not None:
         todo = _from_verdicts(todo, verdicts, known, out)
-    fresh = fork_map(lambda share: [classify(p, src, data_suffixes) for p, src, *_ in share], todo, jobs)
-    for (p, _, stamp, *digest), (asset, problems) in zip(todo, fresh):
+    fresh = fork_map(lambda share: [classify(p, src, data_suffixes, *read[1:]) for p, src, _, *read in share], todo, jobs)
+    for (p, _, stamp, *read), (asset, problems) in zip(todo, fresh):
         known[p] = (stamp, asset, problems)
-        if digest:
-            verdicts.put(f"{SERIES_DIR}/{p}", digest[0], asset is not None, [(x.kind, x.detail) for x in problems])
+        if read and not any(x.kind == "unreadable" for x in problems):
+            verdicts.put(f"{SERIES_DIR}/{p}", read[0], asset is not None, [(x.kind, x.detail) for x in problems])
     for site_path in sorted(files):
         stamp, asset, problems = out.stamps[site_path] = known[site_path]
         owner = collision(site_path, taken)     # (a file refused for its type is named here too)
@@ -176,7 +178,7 @@ def plan(site, files: dict[str, Path], docs_files: set[str], docs_pages: set[str
 
 def _from_verdicts(todo: list, verdicts, known: dict, out: AssetPlan) -> list:
     """The SVG files of `todo` whose bytes `verdicts` knows go to `known`; the rest is returned, each
-    SVG with its digest (for the verdict to be kept)."""
+    SVG with its digest and its bytes (classified as read here, and the verdict kept for these)."""
     rest = []
     for site_path, src, stamp in todo:
         if src.suffix.lower() != ".svg":
@@ -184,13 +186,14 @@ def _from_verdicts(todo: list, verdicts, known: dict, out: AssetPlan) -> list:
             continue
         rel = f"{SERIES_DIR}/{site_path}"
         try:
-            digest = verdicts.digest(src.read_bytes())
+            data = src.read_bytes()
+            digest = verdicts.digest(data)
         except OSError:
             rest.append((site_path, src, stamp))       # classify() words the problem
             continue
         hit = verdicts.get(rel, digest)
         if hit is None:
-            rest.append((site_path, src, stamp, digest))
+            rest.append((site_path, src, stamp, digest, data))
             continue
         published, problems = hit
         known[site_path] = (stamp, Asset(site_path, src) if published else None,

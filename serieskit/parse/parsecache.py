@@ -200,7 +200,9 @@ class VerdictCache(_Store):
     FILE = VERDICT_FILE
 
     def __init__(self, root: Path):
-        super().__init__(root, hits_key(root))
+        from importlib.metadata import version
+        # the engine's sources and conventions.yml (hits_key), and the sanitizer library's version
+        super().__init__(root, hashlib.sha256(f"{hits_key(root)}\0nh3 {version('nh3')}".encode()).hexdigest())
 
     def get(self, rel: str, digest: str) -> tuple[bool, list[tuple[str, str]]] | None:
         e = self._get(rel, digest)

@@ -4,7 +4,7 @@ from .tml001_banner_missing import is_timely
 
 
 class Stale(Rule):
-    """A timely post, or a post with a timeliness banner, was updated within the series' staleness window.
+    """A timely post, or a post with a timeliness banner, is updated within the series' staleness window.
 
     What:
     The post's last update (`updated`, else `date`) is more than `stale_after_days` (manifest;
