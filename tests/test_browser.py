@@ -199,6 +199,7 @@ def visits(request, desktop, phone) -> dict[str, Visit]:
 
 
 # --- every page -----------------------------------------------------------------------------------------------
+@pytest.mark.slow
 def test_the_suite_reads_every_page_of_the_site(built):
     assert sorted("/" + p for p in site_pages(built)) == PAGES
 
