@@ -84,3 +84,24 @@ def built(served) -> Path:
 @pytest.fixture(scope="session")
 def host(served) -> str:
     return served[2]
+
+
+# --- the sweep (tests/support/sweep.py): every page of a host's build read once per viewport -------------------
+@pytest.fixture(scope="session")
+def desktop(browser, server, built, host):
+    from support.browser_harness import DESKTOP
+    from support.sweep import read_site
+    return read_site(browser, server, built, DESKTOP, "desktop", host)
+
+
+@pytest.fixture(scope="session")
+def phone(browser, server, built, host):
+    from support.browser_harness import PHONE
+    from support.sweep import read_site
+    return read_site(browser, server, built, PHONE, "phone", host)
+
+
+@pytest.fixture(params=["desktop", "phone"])
+def visits(request, desktop, phone):
+    # both named, not looked up by name: pytest can then see that they depend on the host's build
+    return desktop if request.param == "desktop" else phone

@@ -26,6 +26,8 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
+
 from support import added_rule
 from support.project import ROOT, TODAY, make_site
 from support.sitebuild import committed_copy
@@ -65,6 +67,7 @@ def add_rule_by_the_recipe(proj: Path) -> list[str]:
     return [mod, fx]
 
 
+@pytest.mark.slow
 def test_a_rule_copied_from_a_sibling_needs_nothing_else(tmp_path):
     assert NEW not in REGISTRY and not (FIXTURES / NEW).exists()
     proj = committed_copy(tmp_path / "proj", paths=())      # every file git has (step 5: `git add`)

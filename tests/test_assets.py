@@ -68,6 +68,7 @@ def project(tmp_path_factory):
 
 
 @pytest.mark.parametrize("host", HOSTS)
+@pytest.mark.slow
 def test_a_strict_build_fails_naming_each_file(project, tmp_path, host):
     r = build(project, tmp_path / "site", strict=True, host=host)
     assert r.returncode == 1, r.stderr[-3000:]
@@ -77,6 +78,7 @@ def test_a_strict_build_fails_naming_each_file(project, tmp_path, host):
 
 
 @pytest.mark.parametrize("host", HOSTS)
+@pytest.mark.slow
 def test_a_build_publishes_only_what_is_allowed(project, tmp_path, host):
     out = tmp_path / "site"
     r = build(project, out, strict=False, host=host)
@@ -96,6 +98,7 @@ def test_a_build_publishes_only_what_is_allowed(project, tmp_path, host):
     assert not any(b"s3cr3t-Wq9ZtX" in p.read_bytes() for p in out.rglob("*") if p.is_file())
 
 
+@pytest.mark.slow
 def test_serve_keeps_serving_and_shows_the_findings(project, tmp_path):
     out = tmp_path / "serve"
     r = subprocess.run([sys.executable, str(ROOT / "tests" / "support" / "serve_session.py"), str(project), str(out)],

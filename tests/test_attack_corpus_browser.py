@@ -60,6 +60,7 @@ def attacked(request, tmp_path_factory):
     host.stop()
 
 
+@pytest.mark.slow
 def test_every_payload_is_reported_at_its_line(attacked):
     _, proj, _, _, log = attacked
     for i, (name, _) in enumerate(ATTACKS):
@@ -87,6 +88,7 @@ def test_nothing_runs_loads_or_covers_the_page(attacked, browser):
         context.close()
 
 
+@pytest.mark.slow
 def test_the_feeds_carry_nothing_active(attacked):
     _, _, out, _, _ = attacked
     ns = {"a": "http://www.w3.org/2005/Atom"}

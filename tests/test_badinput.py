@@ -94,6 +94,7 @@ IMG_SRC = re.compile(r'<img[^>]*\ssrc="([^"]+)"')
 
 
 @pytest.mark.parametrize("case", CASES, ids=IDS)
+@pytest.mark.slow
 def test_strict_build(case, builds):
     proj, site, r = builds[case.name]
     out = r.stdout + r.stderr
@@ -123,6 +124,7 @@ EMPHASIS_POST = ("---\ntitle: \"强调嵌套三千层\"\nslug: emphasis\ndate: 2
                  + "*" * 3000 + "深" + "*" * 3000 + "\n\n结尾。\n")
 
 
+@pytest.mark.slow
 def test_a_page_markdown_cannot_render_fails_the_build_naming_the_file(tmp_path):
     """Python-Markdown raises RecursionError on 3,000 nested emphasis markers: the build names the file
     (SPEC002, please report) instead of dying with a traceback, and the other pages still build."""

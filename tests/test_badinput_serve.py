@@ -1,6 +1,7 @@
-"""`mkdocs serve` (one real server process on a free port) meets the bad-input corpus case by case:
-it stays up, shows the problem on the page (the findings box, `.series-findings`, with the right code,
-file and line), and recovers when the file is repaired. Valid cases render with no box.
+"""`mkdocs serve` (one real server process on a free port, for the module) meets the bad-input corpus
+case by case, a test each: it stays up, shows the problem on the page (the findings box,
+`.series-findings`, with the right code, file and line), and recovers when the file is repaired. Valid
+cases render with no box. Each case puts the project back as it found it, so the cases are independent.
 """
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ import pytest
 from support import badinput_corpus as corpus
 from support.serving import Server
 from support.sitebuild import make_project
+
+pytestmark = pytest.mark.slow   # one `mkdocs serve` process meets every case (over a few seconds a test)
 
 CASES = [c for c in corpus.cases() if c.serve]
 BOX = re.compile(r'<aside class="series-findings".*?</aside>', re.S)
@@ -43,40 +46,55 @@ def test_cases_left_out_of_serve_say_why():
         assert c.serve or len(c.serve_skip_reason) > 10, c.name
 
 
-def test_serve_shows_each_problem_and_recovers(server):
-    proj = server.proj
-    base = corpus.original_files(proj)
-    seen = []
-    for case in CASES:
-        made = corpus.apply(case, proj)
-        try:
-            if case.valid:
-                def rendered(case=case):
-                    status, page = server.get(case.page)
-                    ok = status == 200 and all(t in page for texts in case.render.values() for t in texts)
-                    return ok and box_items(page) is None
-                server.wait(f"{case.name}: {case.page} rendered without findings", rendered)
-            else:
-                def shown(case=case):
-                    status, page = server.get(case.page)
-                    items = box_items(page) if status == 200 else None
-                    errors = [(p, ln, c) for sev, p, ln, c in items or [] if sev == "error"]
-                    return errors if errors and set(errors) <= set(case.errors + case.build_errors) else None
-                errors = server.wait(f"{case.name}: the findings box on {case.page}", shown)
-                assert errors, case.name
-                made += corpus.fix(case, proj)
+def _healthy_since(server, start: int) -> str:
+    """The server is up and its log since `start` has no traceback or failed rebuild ("" when so)."""
+    log = server.output()[start:]
+    if server.proc.poll() is not None:
+        return f"mkdocs serve exited ({server.proc.returncode}):\n{log[-4000:]}"
+    if "Traceback" in log or "An error happened during the rebuild" in log:
+        return log[-4000:]
+    return ""
 
-                def recovered(case=case):
-                    status, page = server.get(case.page)
-                    return status == 200 and box_items(page) is None and all(t in page for t in case.fixed_shows)
-                server.wait(f"{case.name}: {case.page} recovered after the repair", recovered)
-            seen.append(case.name)
-        finally:
-            corpus.restore(proj, made, base)
-    log = server.output()
-    assert server.proc.poll() is None
-    assert "Traceback" not in log and "An error happened during the rebuild" not in log, log[-4000:]
-    assert len(seen) == len(CASES)
+
+@pytest.fixture(scope="module")
+def original(server) -> dict[str, bytes]:
+    """The fixture project's files as the server first built them: every case puts them back."""
+    return corpus.original_files(server.proj)
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
+def test_serve_shows_the_problem_and_recovers(server, original, case):
+    """Each case on the one server: laid over the project, shown (or rendered), repaired, and the
+    project put back as it was, so the next case starts from the fixture."""
+    proj = server.proj
+    base = original
+    start = len(server.output())
+    made = corpus.apply(case, proj)
+    try:
+        if case.valid:
+            def rendered():
+                status, page = server.get(case.page)
+                ok = status == 200 and all(t in page for texts in case.render.values() for t in texts)
+                return ok and box_items(page) is None
+            server.wait(f"{case.name}: {case.page} rendered without findings", rendered)
+        else:
+            def shown():
+                status, page = server.get(case.page)
+                items = box_items(page) if status == 200 else None
+                errors = [(p, ln, c) for sev, p, ln, c in items or [] if sev == "error"]
+                return errors if errors and set(errors) <= set(case.errors + case.build_errors) else None
+            errors = server.wait(f"{case.name}: the findings box on {case.page}", shown)
+            assert errors, case.name
+            made += corpus.fix(case, proj)
+
+            def recovered():
+                status, page = server.get(case.page)
+                return status == 200 and box_items(page) is None and all(t in page for t in case.fixed_shows)
+            server.wait(f"{case.name}: {case.page} recovered after the repair", recovered)
+    finally:
+        corpus.restore(proj, made, base)
+    problem = _healthy_since(server, start)
+    assert not problem, f"{case.name}: {problem}"
 
 
 def test_serve_survives_a_page_markdown_cannot_render(server):

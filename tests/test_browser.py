@@ -10,195 +10,37 @@ timeliness notice, sister block, series position, prev / next and the 在做 ite
 and the manifest (read with serieskit's loader). As a reader: Chinese search, glossary tooltips,
 instant navigation. Screenshots go to artifacts/screenshots/ (not committed; CI keeps them).
 
-One browser for the whole session; each page is read once per viewport and every check below reads
-from that visit, so the suite stays fast.
+One browser for the whole session; each page is read once per viewport (the sweep,
+tests/support/sweep.py, shared with tests/test_csp_browser.py) and every check below reads from that
+visit, so the suite stays fast.
 """
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
 
-from support.browser_harness import (DESKTOP, INIT_SCRIPT, LAYOUT_JS, PHONE, READ_JS, READY_JS, ROOT, TODAY, SiteServer,
-                             axe_report, build_site, drawing_requests, has_math, run_axe, showcase_post, site_pages)
+from support.browser_harness import (DESKTOP, INIT_SCRIPT, LAYOUT_JS, PHONE, READ_JS, READY_JS, TODAY, SiteServer,
+                                     axe_report, build_site, drawing_requests, has_math, run_axe, site_pages)
+from support.sweep import (CONV, PAGES, PALETTE, POSTS_BY_URL, PUBLISHED, READY_TIMEOUT_MS, SERIES_INDEXES, SHOWCASE, SITE,
+                           Visit, expected_diagrams, shots_dir, toggle_scheme, url_of, wait_ready, watch)
 from serieskit.analysis.lead import banner, sister_line
-from serieskit.model.loader import load_site
 from serieskit.analysis.mermaid import mermaid_fences
 from serieskit.analysis.figures import figures
 from serieskit.render.post import render_post, tooltip
 
-SCREENSHOTS = ROOT / "artifacts" / "screenshots"
 MIN_CONTRAST = 4.5
 MIN_DIAGRAM_TEXT_PX = 11.0   # a diagram may shrink to fit, never below this text size: it scrolls instead
 SEARCH_TERM = "投机解码"      # a glossary term; the glossary's `post:` says which post explains it
-READY_TIMEOUT_MS = 20_000
 
-# --- the model: what every page should show, from the sources -------------------------------------------
-SITE = load_site(ROOT, today=TODAY)
-CONV = SITE.conv
-PUBLISHED = [p for p in SITE.posts if not p.is_draft]
-POSTS_BY_URL = {"/" + p.url_dir: p for p in PUBLISHED}
-PALETTE = {c.name: c.fill.lower() for c in CONV.palette}
+# --- the model (tests/support/sweep.py) and the sweep's visits (tests/conftest.py `desktop`, `phone`, `visits`) ---
 DEFAULT_FILL = CONV.colour(CONV.default_node).fill.lower()
 
 
-def url_of(site_path: str) -> str:
-    """URL path of a page of the site's source tree (`a/index.md` -> `/a/`, `a/b.md` -> `/a/b/`)."""
-    p = SITE.post_at(site_path)
-    if p is not None:
-        return "/" + p.url_dir
-    stem = site_path[:-3] if site_path.endswith(".md") else site_path
-    if stem == "index":
-        return "/"
-    if stem.endswith("/index"):
-        return "/" + stem[:-len("index")]
-    return "/" + stem + "/"
-
-
-def expected_pages() -> list[str]:
-    pages = {url_of(sp) for sp in SITE.pages if not (SITE.post_at(sp) and SITE.post_at(sp).is_draft)}
-    pages.add("/404.html")
-    return sorted(pages)
-
-
-PAGES = expected_pages()
-SERIES_INDEXES = ["/" + s.slug + "/" for s in SITE.series.values()]
-SHOWCASE = {"home": "/", "series-index": SERIES_INDEXES[0] if SERIES_INDEXES else "/",
-            "post": "/" + showcase_post(SITE).url_dir}   # the screenshots
-
-
-# --- the session: the real site of each host (tests/conftest.py `served`), one browser ---------------------------
-
-
-@dataclass
-class Visit:
-    """One page as a reader got it: the network, the console, and what was on screen."""
-    path: str
-    viewport: str
-    requests: list[str] = field(default_factory=list)
-    failed: list[str] = field(default_factory=list)
-    console: list[str] = field(default_factory=list)
-    ready: bool = False
-    error: str = ""
-    light: dict = field(default_factory=dict)
-    dark: dict | None = None
-    layout: dict | None = None
-    axe: dict = field(default_factory=dict)   # "light" / "dark": axe-core's violations
-    skip: list = field(default_factory=list)  # the focus after Tab, Enter, Tab (the skip link)
-
-
-def _expected_diagrams(built: Path, path: str) -> int:
-    """A post's diagrams, from its source; another page's (the series map, docs pages), every diagram
-    the build was given: drawn, left as a fence, or shown as its source because it did not draw."""
-    post = POSTS_BY_URL.get(path)
-    if post is not None:
-        return len(mermaid_fences(post))
-    f = built / (path.lstrip("/") + "index.html" if path.endswith("/") else path.lstrip("/"))
-    return len(re.findall(r'<(?:pre|div)\s+class="(?:mermaid|series-draw-error)"', f.read_text(encoding="utf-8")))
-
-
-# Where the focus is: the skip link, the page's text, the footer, or elsewhere
-FOCUS_WHERE_JS = r"""
-() => {
-  const e = document.activeElement;
-  if (!e || e === document.body) return "nowhere";
-  return e.matches("a.md-skip") && e.getBoundingClientRect().height > 0 ? "skip link"
-    : e.closest(".md-content") ? "content" : e.closest(".md-footer") ? "footer"
-    : (e.tagName.toLowerCase() + "." + (e.getAttribute("class") || ""));
-}
-"""
-
-
-def _watch(page, visit: Visit):
-    page.on("request", lambda r: visit.requests.append(r.url))
-    page.on("requestfailed", lambda r: visit.failed.append(f"{r.url} ({r.failure})"))
-    page.on("response", lambda r: r.status >= 400 and visit.failed.append(f"{r.url} (HTTP {r.status})"))
-    page.on("console", lambda m: m.type == "error" and visit.console.append(m.text))
-    page.on("pageerror", lambda e: visit.console.append(f"uncaught: {e}"))
-
-
-def wait_ready(page, expected: int) -> bool:
-    try:
-        page.wait_for_function(READY_JS, arg=expected, timeout=READY_TIMEOUT_MS)
-        return True
-    except Exception:   # what is missing is reported by the checks that read the page
-        return False
-
-
-def toggle_scheme(page) -> str:
-    before = page.evaluate("document.body.getAttribute('data-md-color-scheme')")
-    page.locator("form[data-md-component=palette] label:visible").first.click()
-    page.wait_for_function("(b) => document.body.getAttribute('data-md-color-scheme') !== b", arg=before)
-    page.mouse.move(1, 1)       # off the toggle: its tooltip fades out (a reader does not read it mid-fade)
-    page.wait_for_timeout(300)  # let the colour transition and the tooltip's fade settle
-    return page.evaluate("document.body.getAttribute('data-md-color-scheme')")
-
-
-def shots_dir(host: str) -> Path:
-    return SCREENSHOTS if host == "mkdocs" else SCREENSHOTS / host
-
-
-def shoot(page, name: str, scheme: str, viewport: str, host: str):
-    shots_dir(host).mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(shots_dir(host) / f"{name}-{scheme}-{viewport}.png"), full_page=True, animations="disabled")
-
-
-def read_site(browser, server, built, viewport: dict, name: str, host: str) -> dict[str, Visit]:
-    shots = {v: k for k, v in SHOWCASE.items()}
-    conf = {"palette": list(PALETTE)}
-    visits = {}
-    for path in PAGES:
-        ctx = browser.new_context(viewport=viewport, color_scheme="light", is_mobile=viewport is PHONE,
-                                  has_touch=viewport is PHONE, device_scale_factor=1)
-        ctx.add_init_script(INIT_SCRIPT)
-        page = ctx.new_page()
-        v = visits[path] = Visit(path, name)
-        _watch(page, v)
-        try:
-            page.goto(server.origin + path, wait_until="load")
-            v.ready = wait_ready(page, _expected_diagrams(built, path))
-            v.light = page.evaluate(READ_JS, conf)
-            if viewport is PHONE:
-                v.layout = page.evaluate(LAYOUT_JS)
-            v.axe["light"] = run_axe(page)
-            for key in ("Tab", "Enter", "Tab"):   # the skip link, from the keyboard
-                page.keyboard.press(key)
-                v.skip.append(page.evaluate(FOCUS_WHERE_JS))
-            if path in shots:
-                shoot(page, shots[path], "light", name, host)
-            scheme = toggle_scheme(page)   # every page in dark mode too
-            v.axe["dark"] = run_axe(page)
-            if path in shots or viewport is DESKTOP:   # the diagrams' colours and contrast in dark mode
-                v.dark = page.evaluate(READ_JS, conf)
-                v.dark["scheme"] = scheme
-                if path in shots:
-                    shoot(page, shots[path], "dark", name, host)
-        except Exception as exc:   # reported by test_every_page_can_be_read; the other pages go on
-            v.error = f"{type(exc).__name__}: {exc}"
-        ctx.close()
-    return visits
-
-
-@pytest.fixture(scope="session")
-def desktop(browser, server, built, host) -> dict[str, Visit]:
-    return read_site(browser, server, built, DESKTOP, "desktop", host)
-
-
-@pytest.fixture(scope="session")
-def phone(browser, server, built, host) -> dict[str, Visit]:
-    return read_site(browser, server, built, PHONE, "phone", host)
-
-
-@pytest.fixture(params=["desktop", "phone"])
-def visits(request, desktop, phone) -> dict[str, Visit]:
-    # both named, not looked up by name: pytest can then see that they depend on the host's build
-    return desktop if request.param == "desktop" else phone
-
-
 # --- every page -----------------------------------------------------------------------------------------------
+@pytest.mark.slow
 def test_the_suite_reads_every_page_of_the_site(built):
     assert sorted("/" + p for p in site_pages(built)) == PAGES
 
@@ -239,7 +81,7 @@ def test_no_page_loads_mermaid_or_katex(visits, path):
 @pytest.mark.parametrize("path", PAGES)
 def test_every_diagram_is_drawn_by_the_build_and_shows(visits, built, path):
     v = visits[path]
-    expected = _expected_diagrams(built, path)
+    expected = expected_diagrams(built, path)
     for scheme, data in (("light", v.light), ("dark", v.dark)):
         if data is None:        # a phone reads dark mode on the screenshot pages only
             continue
@@ -495,7 +337,7 @@ def test_series_index_draws_the_series_map_readable_on_a_phone(browser, server, 
         ctx.add_init_script(INIT_SCRIPT)
         page = ctx.new_page()
         v = Visit(path, name)
-        _watch(page, v)
+        watch(page, v)
         page.goto(server.origin + path, wait_until="load")
         assert wait_ready(page, 1), f"{path} ({name}): the map is not drawn"
         for scheme in ("light", "dark"):
@@ -555,7 +397,7 @@ def reader(browser, server):
     ctx.add_init_script(INIT_SCRIPT)
     page = ctx.new_page()
     page.visit = Visit("", "desktop")
-    _watch(page, page.visit)
+    watch(page, page.visit)
     yield page
     ctx.close()
 
@@ -652,7 +494,7 @@ def _open_the_first_post(browser, proj, tmp_path):
         ctx.add_init_script(INIT_SCRIPT)
         page = ctx.new_page()
         v = Visit("/out/demo/first/", "desktop")
-        _watch(page, v)
+        watch(page, v)
         page.goto(srv.origin + v.path)
         # drawn, by the build or by a script (in a shadow root, which the init script opens)
         page.wait_for_function("() => [...document.querySelectorAll('div.mermaid')].some((d) => d.querySelector('svg')"

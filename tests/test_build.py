@@ -3,8 +3,12 @@ line and column of each; bad set-up (no node_modules, broken manifest or convent
 sentence, never a traceback; the real site builds strictly."""
 import re
 
+import pytest
+
 from support import drawings
 from support.sitebuild import ROOT, build, make_project
+
+pytestmark = pytest.mark.slow   # every test builds a site (over a few seconds a test)
 
 
 def test_real_site_builds_strictly(tmp_path):

@@ -79,6 +79,7 @@ def test_the_allowed_scripts_are_the_themes_own_pinned_list():
                                  "partials/javascripts/content.html")
 
 
+@pytest.mark.slow
 def test_the_policy_allows_only_the_sites_own_origin_and_no_eval(site):
     policy = parse(header_policy(site))
     script = policy.pop("script-src")
@@ -94,6 +95,7 @@ def test_the_policy_allows_only_the_sites_own_origin_and_no_eval(site):
     assert "'unsafe-inline'" not in script
 
 
+@pytest.mark.slow
 def test_meta_and_headers_carry_the_same_policy_on_every_page(site):
     header = parse(header_policy(site))
     header.pop("frame-ancestors")          # not allowed in a meta tag; the header adds it
@@ -109,6 +111,7 @@ def test_meta_and_headers_carry_the_same_policy_on_every_page(site):
         assert head.find('http-equiv="Content-Security-Policy"') < first, f"{page}: the policy comes too late"
 
 
+@pytest.mark.slow
 def test_the_policy_allows_the_themes_scripts_and_nothing_a_page_brings(site):
     allowed = set(parse(header_policy(site))["script-src"]) - {"'self'", "'wasm-unsafe-eval'"}
     assert len(allowed) == len(csp.THEME_SCRIPTS)
@@ -125,6 +128,7 @@ def test_the_policy_allows_the_themes_scripts_and_nothing_a_page_brings(site):
     assert "window.__page" not in (site / "extra" / "index.html").read_text(encoding="utf-8")
 
 
+@pytest.mark.slow
 def test_a_page_with_a_script_of_its_own_fails_a_strict_build(tmp_path):
     proj = make_project(tmp_path)
     (proj / "docs" / "extra.md").write_text("# 额外\n\n<script>window.__extra = 1;</script>\n", encoding="utf-8")

@@ -1,105 +1,21 @@
 """The Content-Security-Policy in a real browser (Debian's Chromium through Playwright).
 
-The real site is built and served by a small static server that also sends the `_headers` file's
-headers, as a static host would; so each page runs under both the meta policy and the header policy.
-Every page is opened; its diagrams and formulas (drawn by the build: inline SVG with a stylesheet of
-its own, KaTeX's HTML) must show without any drawing script, search must answer, and no page may log a
-CSP violation (`securitypolicyviolation` events, recorded by an init script, and the console). A
-script the policy does not allow is shown to be blocked and reported, so the listener is known to work.
+The real site, built by each host and served with the `_headers` file's headers as a static host would
+(tests/conftest.py `served`), so each page runs under both the meta policy and the header policy. The
+sweep (tests/support/sweep.py) opens every page once per viewport and records the policy's violations
+(`securitypolicyviolation` events, recorded by an init script, and the console's reports) over the
+whole visit, and whether its diagrams and formulas (drawn by the build: inline SVG with a stylesheet of
+its own, KaTeX's HTML) show; the tests below read those records, page by page. The same visits'
+requests, console errors and drawing libraries are checked in tests/test_browser.py. A script the
+policy does not allow is shown to be blocked and reported, so the listener is known to work; search,
+instant navigation and `mkdocs serve`'s live reload run under the policy too.
 """
 from __future__ import annotations
-
-import functools
-import http.server
-import shutil
-import threading
-from pathlib import Path
 
 import pytest
 
 from support.browser_harness import drawing_requests
-from support.sitebuild import HOSTS, ROOT, build
-
-
-INIT = """
-window.__csp = [];
-document.addEventListener('securitypolicyviolation', e => window.__csp.push(
-  {directive: e.violatedDirective, blocked: e.blockedURI, sample: e.sample, source: e.sourceFile, line: e.lineNumber}));
-"""
-# the build's drawing, in the page (a diagram drawn by a script, in a shadow root, does not count); its
-# own stylesheet applies under the policy (Material's theme colours reach its nodes' shapes)
-DIAGRAMS_DRAWN = """() => {
-  const d = [...document.querySelectorAll('.mermaid')];
-  const styled = (e) => {
-    const shapes = [...e.querySelectorAll('g.node rect, g.node path, g.node polygon, rect.actor')];
-    return shapes.length === 0 || shapes.some(s => getComputedStyle(s).fill !== 'rgb(0, 0, 0)');
-  };
-  return d.length > 0 && d.every(e => !e.shadowRoot && e.querySelector(':scope > svg > g, :scope > svg > style')
-    && styled(e) && e.querySelector(':scope > svg').getBoundingClientRect().height > 0);
-}"""
-FORMULAS_DRAWN = """() => [...document.querySelectorAll('.arithmatex')].every(e => e.querySelector('.katex-html')
-  && e.querySelector('.katex-html').getBoundingClientRect().width > 0)"""
-
-
-def headers_of(site: Path) -> list[tuple[str, str]]:
-    """The headers `_headers` gives every path (`/*`), the Netlify / Cloudflare Pages format."""
-    out = []
-    for line in (site / "_headers").read_text(encoding="utf-8").splitlines():
-        if line.startswith("  ") and ":" in line:
-            name, value = line.strip().split(":", 1)
-            out.append((name.strip(), value.strip()))
-    return out
-
-
-class Handler(http.server.SimpleHTTPRequestHandler):
-    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,
-                      ".mjs": "text/javascript", ".js": "text/javascript", ".woff2": "font/woff2",
-                      ".json": "application/json", ".svg": "image/svg+xml"}
-    site_headers: list[tuple[str, str]] = []
-
-    def end_headers(self):
-        for name, value in self.site_headers:
-            self.send_header(name, value)
-        super().end_headers()
-
-    def log_message(self, *args):
-        pass
-
-
-class StaticHost:
-    """A static host for a built site on 127.0.0.1 that sends the site's `_headers` with every file.
-    Its address is known before the build (site_url must be it: Material's instant navigation only
-    follows links of its own site_url); `start()` once the site is built."""
-
-    def __init__(self, out: Path):
-        self.out = out
-        self.handler = type("SiteHandler", (Handler,), {"site_headers": []})
-        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0),
-                                                      functools.partial(self.handler, directory=str(out)))
-        self.base = f"http://127.0.0.1:{self.server.server_address[1]}/"
-
-    def start(self):
-        self.handler.site_headers = headers_of(self.out)
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-
-    def stop(self):
-        self.server.shutdown()
-        self.server.server_close()
-
-
-@pytest.fixture(scope="module", params=HOSTS)
-def site(request, tmp_path_factory):
-    out = tmp_path_factory.mktemp(f"csp-{request.param}") / "site"
-    host = StaticHost(out)
-    # (not --strict: the posts' own link problems are not this test's business)
-    r = build(ROOT, out, strict=False, host=request.param, SITE_URL=host.base)
-    assert r.returncode == 0, r.stderr[-3000:]
-    host.start()
-    yield out, host.base
-    host.stop()
-    shutil.rmtree(out, ignore_errors=True)
-
-
+from support.sweep import CSP_INIT, DIAGRAMS_DRAWN, FORMULAS_DRAWN, PAGES, is_csp_report
 
 
 class Watch:
@@ -108,7 +24,7 @@ class Watch:
     def __init__(self, browser, base: str):
         self.base = base
         self.context = browser.new_context()
-        self.context.add_init_script(INIT)
+        self.context.add_init_script(CSP_INIT)
         self.page = self.context.new_page()
         self.console: list[str] = []
         self.foreign: list[str] = []
@@ -120,20 +36,14 @@ class Watch:
         self.page.on("request", lambda r: None if r.url.startswith((base, "data:", "blob:")) else self.foreign.append(r.url))
 
     def violations(self) -> list:
-        return self.page.evaluate("window.__csp") + [m for m in self.console if "Content Security Policy" in m
-                                                      or "Refused to" in m]
+        return self.page.evaluate("window.__csp") + [m for m in self.console if is_csp_report(m)]
 
     def close(self):
         self.context.close()
 
 
-def urls(site: Path, base: str) -> list[str]:
-    pages = sorted(p.relative_to(site).as_posix() for p in site.rglob("*.html"))
-    return [base + (p[:-len("index.html")] if p.endswith("index.html") else p) for p in pages]
-
-
-def test_the_policy_blocks_what_it_should_and_the_listener_sees_it(site, browser):
-    out, base = site
+def test_the_policy_blocks_what_it_should_and_the_listener_sees_it(server, browser):
+    base = server.base
     w = Watch(browser, base)
     try:
         w.page.goto(base, wait_until="load")
@@ -147,31 +57,28 @@ def test_the_policy_blocks_what_it_should_and_the_listener_sees_it(site, browser
         w.close()
 
 
-def test_no_page_logs_a_csp_violation_and_diagrams_and_formulas_draw(site, browser):
-    out, base = site
-    w = Watch(browser, base)
-    drawn = {"diagrams": 0, "formulas": 0}
-    try:
-        for url in urls(out, base):
-            w.page.goto(url, wait_until="load")
-            if w.page.locator(".mermaid").count():
-                w.page.wait_for_function(DIAGRAMS_DRAWN, timeout=10_000)
-                drawn["diagrams"] += 1
-            if w.page.locator(".arithmatex").count():
-                w.page.wait_for_function(FORMULAS_DRAWN, timeout=10_000)
-                drawn["formulas"] += 1
-            w.page.wait_for_timeout(200)    # late violations (fonts, workers)
-            assert w.violations() == [], url
-        assert w.errors == [], w.errors
-        assert w.foreign == [], w.foreign
-        assert drawing_requests(w.requests) == [], drawing_requests(w.requests)
-        assert drawn["diagrams"] >= 3 and drawn["formulas"] >= 1, drawn
-    finally:
-        w.close()
+@pytest.mark.parametrize("path", PAGES)
+def test_no_page_logs_a_csp_violation(visits, path):
+    v = visits[path]
+    assert not v.error and v.csp is not None, f"{path} ({v.viewport}): {v.error}"
+    assert v.csp == [], f"{path} ({v.viewport}): {v.csp}"
 
 
-def test_search_and_instant_navigation_work_under_the_policy(site, browser):
-    out, base = site
+@pytest.mark.parametrize("path", PAGES)
+def test_diagrams_and_formulas_show_under_the_policy(visits, path):
+    v = visits[path]
+    assert not v.error, f"{path} ({v.viewport}): {v.error}"
+    failed = [kind for kind, shown in v.drawn.items() if not shown]
+    assert not failed, f"{path} ({v.viewport}): {' and '.join(failed)} not shown as the build drew them"
+
+
+def test_the_sweep_saw_diagrams_and_formulas_drawn(visits):
+    drawn = {kind: sum(1 for v in visits.values() if v.drawn.get(kind)) for kind in ("diagrams", "formulas")}
+    assert drawn["diagrams"] >= 3 and drawn["formulas"] >= 1, drawn
+
+
+def test_search_and_instant_navigation_work_under_the_policy(server, browser):
+    base = server.base
     w = Watch(browser, base)
     try:
         w.page.goto(base, wait_until="load")

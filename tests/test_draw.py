@@ -12,6 +12,8 @@ import pytest
 
 from serieskit.publish.draw import Drawer, Unavailable, diagrams
 
+pytestmark = pytest.mark.slow   # every test draws in Chromium or builds a site (over a few seconds a test)
+
 ROOT = Path(__file__).resolve().parents[1]
 FLOW = "flowchart LR\n  A[\"第一行<br/>第二行\"] --> B{判断}\n  B -->|是| C[结果]\n  classDef y fill:#FEF3C7,stroke:#F59E0B\n  class A y\n"
 OTHER = "sequenceDiagram\n  A->>B: 请求\n  B-->>A: 响应\n"

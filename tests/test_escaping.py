@@ -21,6 +21,8 @@ from support import drawings
 from support.sitebuild import build, make_project
 from test_site import pagefind_pages
 
+pytestmark = pytest.mark.slow   # builds the hostile fixture site (over a few seconds a test)
+
 P = ("</title><script>alert(1)</script><img src=x onerror=alert(2)> *强调* [链](javascript:alert(4))"
      '{: onclick="alert(3)" } & "双" \'单\' </title>')
 TITLE = f"第二篇 {P}：投机解码"

@@ -14,9 +14,9 @@ from __future__ import annotations
 import pytest
 import yaml
 
-from support.browser_harness import drawing_requests
+from support.browser_harness import SiteServer, drawing_requests
 from support.sitebuild import HOSTS, build, make_project
-from test_csp_browser import DIAGRAMS_DRAWN as DRAWN, INIT, StaticHost, urls
+from support.sweep import CSP_INIT as INIT, DIAGRAMS_DRAWN as DRAWN
 
 MARKUP = "<img src=x onerror=window.__pwned=1><script>window.__pwned=2</script> & \"x\""
 DIAGRAM = """
@@ -63,16 +63,20 @@ def site(request, tmp_path_factory):
     glossary[1]["desc"] = f"解释 {MARKUP}"   # 张量并行, which the first post mentions
     (demo / "glossary.yml").write_text(yaml.safe_dump(glossary, allow_unicode=True), encoding="utf-8")
     out = tmp / "site"
-    host = StaticHost(out)
-    base = host.base
-    r = build(proj, out, strict=False, host=request.param, SITE_URL=base)
-    assert r.returncode == 0, r.stderr[-3000:]
-    assert "SEC001" in r.stderr             # the build says what a strict build would refuse
-    strict = build(proj, tmp / "strict", strict=True, host=request.param, SITE_URL=base)
-    assert strict.returncode == 1 and "SEC001" in strict.stderr, strict.stderr[-2000:]
-    host.start()
-    yield out, base
-    host.stop()
+    with SiteServer(out, headers=True) as host:     # with the site's `_headers`, as a static host sends them
+        base = host.base
+        r = build(proj, out, strict=False, host=request.param, SITE_URL=base)
+        assert r.returncode == 0, r.stderr[-3000:]
+        assert "SEC001" in r.stderr             # the build says what a strict build would refuse
+        strict = build(proj, tmp / "strict", strict=True, host=request.param, SITE_URL=base)
+        assert strict.returncode == 1 and "SEC001" in strict.stderr, strict.stderr[-2000:]
+        yield out, base
+
+
+def urls(site, base: str) -> list[str]:
+    """Every HTML file of the built site, as its address."""
+    pages = sorted(p.relative_to(site).as_posix() for p in site.rglob("*.html"))
+    return [base + (p[:-len("index.html")] if p.endswith("index.html") else p) for p in pages]
 
 
 @pytest.fixture

@@ -280,6 +280,7 @@ def test_a_control_character_in_a_title_leaves_both_feeds_well_formed(tmp_path):
 
 # --- C13. a post named index.md: both hosts refuse it the same way -----------------------------------------------------
 @pytest.mark.parametrize("host", ["mkdocs", "zensical"])
+@pytest.mark.slow
 def test_a_post_named_index_is_refused_by_both_hosts(tmp_path, host):
     from support.sitebuild import build, make_project
     proj = make_project(tmp_path)

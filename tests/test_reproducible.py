@@ -14,6 +14,9 @@ import sys
 from pathlib import Path
 
 from support.sitebuild import EPOCH, ROOT, build, make_project, mkdocs
+import pytest
+
+pytestmark = pytest.mark.slow   # every test builds the real site or the fixture at least twice (over a few seconds a test)
 
 STALE = "可能已过时"
 

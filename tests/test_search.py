@@ -15,6 +15,7 @@ def _no_traceback(r):
     assert "Traceback" not in r.stderr and "Traceback" not in r.stdout, r.stderr[-3000:]
 
 
+@pytest.mark.slow
 def test_a_page_the_indexer_cannot_read_fails_the_build_naming_it(tmp_path):
     proj = make_project(tmp_path)
     # a hand-written HTML page of docs/, marked for the index, in GBK: Pagefind would skip it silently
@@ -26,6 +27,7 @@ def test_a_page_the_indexer_cannot_read_fails_the_build_naming_it(tmp_path):
     _no_traceback(r)
 
 
+@pytest.mark.slow
 def test_a_missing_indexer_stops_the_build_with_the_install_command(tmp_path):
     proj = make_project(tmp_path)
     # what an environment without the binary looks like: the package's own lookup fails
@@ -40,6 +42,7 @@ def test_a_missing_indexer_stops_the_build_with_the_install_command(tmp_path):
     _no_traceback(r)
 
 
+@pytest.mark.slow
 def test_a_build_with_errors_under_strict_writes_no_index_and_fails(tmp_path):
     proj = make_project(tmp_path)
     post = proj / "series" / "demo" / "first.md"

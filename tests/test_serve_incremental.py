@@ -5,14 +5,20 @@ One serve session (tests/support/serve_session.py: MkDocs' serve loop without th
 fixture project, then edits it in turn: a paragraph plus a FIG002 break (the findings box), a post's
 title (navigation, prev / next, index, tags), a new post, a glossary term (tooltips and the glossary
 table), a docs/ page, and back to the start. After every rebuild each file of the site is
-compared with a fresh serve build of the same project state, in a new process.
+compared with a fresh serve build of the same project state, in a new process: a test for each edit,
+which names it when it fails. The edits build on each other, as an author's do in one serve session (the
+cache is what is tested), and the last one puts the project back as it started.
 """
 import json
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from support.sitebuild import ROOT, env, make_project
+
+pytestmark = pytest.mark.slow   # a serve session and a fresh build of every state (over a few seconds a test)
 
 SESSION = ROOT / "tests" / "support" / "serve_session.py"
 EDITS = ["body", "retitle", "new-post", "glossary", "docs-page", "undo"]
@@ -33,33 +39,51 @@ def _same(fresh: Path, served: Path, label: str) -> None:
                                  f" serve: {y[max(0, i - 120):i + 120]!r}")
 
 
-def test_serve_rebuilds_equal_fresh_builds(tmp_path):
-    proj = make_project(tmp_path)
-    out = tmp_path / "session"
+@pytest.fixture(scope="module")
+def session(tmp_path_factory) -> dict[int, Path]:
+    """One serve session over every edit in turn, then a fresh serve build of each state (two at a
+    time: the machine has two cores): step number -> its folder (0 is the first build)."""
+    tmp = tmp_path_factory.mktemp("serve-incremental")
+    proj = make_project(tmp)
+    out = tmp / "session"
     r = subprocess.run([sys.executable, str(SESSION), str(proj), str(out), *EDITS], env=env(),
                        capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
-    steps = sorted((p for p in out.iterdir() if p.is_dir()), key=lambda p: int(p.name))
-    assert len(steps) == len(EDITS) + 1
-    # fresh builds of every state, two at a time (the machine has two cores)
+    steps = {int(p.name): p for p in out.iterdir() if p.is_dir()}
+    assert sorted(steps) == list(range(len(EDITS) + 1))
     procs = []
-    for step in steps[1:]:
-        procs.append((step, subprocess.Popen([sys.executable, str(SESSION), str(step / "project"), str(step / "fresh")],
-                                             env=env(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)))
+    for k in range(1, len(EDITS) + 1):
+        step = steps[k]
+        log = (step / "fresh.log").open("w")
+        procs.append((subprocess.Popen([sys.executable, str(SESSION), str(step / "project"), str(step / "fresh")],
+                                       env=env(), stdout=log, stderr=subprocess.STDOUT), log))
         if len(procs) % 2 == 0:
-            procs[-2][1].wait(timeout=600)
-    for step, p in procs:
-        log = p.communicate(timeout=600)[0]
-        assert p.returncode == 0, log[-3000:]
-        _same(step / "fresh" / "0" / "site", step / "site", f"after edit {step.name} ({EDITS[int(step.name) - 1]})")
+            procs[-2][0].wait(timeout=600)
+    for proc, log in procs:
+        proc.wait(timeout=600)
+        log.close()
+        (Path(log.name).parent / "fresh.rc").write_text(str(proc.returncode))
+    return steps
 
-    stats = {int(s.name): json.loads((s / "cache.json").read_text()) for s in steps}
-    body = stats[1]        # one post edited: everything else comes from the cache
-    assert body["MARKDOWN"][0] >= 8 and body["MARKDOWN"][1] <= 8, body
-    assert stats[3]["MARKDOWN"][0] == 0, stats[3]   # a new page changes every link target: all converted again
+
+@pytest.mark.parametrize("k, edit", list(enumerate(EDITS, 1)), ids=EDITS)
+def test_serve_rebuild_equals_a_fresh_build(session, k, edit):
+    step = session[k]
+    assert (step / "fresh.rc").read_text() == "0", (step / "fresh.log").read_text()[-3000:]
+    _same(step / "fresh" / "0" / "site", step / "site", f"after edit {k} ({edit})")
     # serve writes no search index (the box says so); `mkdocs build` does
-    assert not any((s / "site" / "pagefind").exists() for s in steps)
-    served = (steps[1] / "site" / "demo" / "first" / "index.html").read_text(encoding="utf-8")
-    assert "data-serve" in served and "mkdocs serve" in served
-    assert 'class="series-findings"' in served and "<strong>FIG002</strong>" in served
-    assert "新增一句" in served
+    assert not (step / "site" / "pagefind").exists()
+    stats = json.loads((step / "cache.json").read_text())
+    if edit == "body":         # one post edited: everything else comes from the cache
+        assert stats["MARKDOWN"][0] >= 8 and stats["MARKDOWN"][1] <= 8, stats
+        served = (step / "site" / "demo" / "first" / "index.html").read_text(encoding="utf-8")
+        assert "data-serve" in served and "mkdocs serve" in served
+        assert 'class="series-findings"' in served and "<strong>FIG002</strong>" in served
+        assert "新增一句" in served
+    if edit == "new-post":     # a new page changes every link target: all converted again
+        assert stats["MARKDOWN"][0] == 0, stats
+
+
+def test_the_first_serve_build_writes_no_search_index(session):
+    assert (session[0] / "site" / "index.html").is_file()
+    assert not (session[0] / "site" / "pagefind").exists()

@@ -17,6 +17,8 @@ import pytest
 
 from support.sitebuild import ROOT, make_project, mkdocs
 
+pytestmark = pytest.mark.slow   # builds the fixture site (over a few seconds a test)
+
 SITE_URL = "https://blog.example.org/"
 ATOM = "{http://www.w3.org/2005/Atom}"
 RFC3339 = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:\d\d)")

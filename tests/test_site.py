@@ -12,6 +12,8 @@ import pytest
 from support import drawings
 from support.sitebuild import HOSTS, ROOT, build, make_project
 
+pytestmark = pytest.mark.slow   # builds the fixture site with both hosts (over a few seconds a test)
+
 ATOM = "{http://www.w3.org/2005/Atom}"
 
 

@@ -13,6 +13,8 @@ import re
 from serieskit.lint.report import aborted
 from support.sitebuild import build, make_project, mkdocs
 
+pytestmark = pytest.mark.slow   # every test builds the fixture (over a few seconds a test)
+
 
 @pytest.fixture(scope="module")
 def proj(tmp_path_factory):

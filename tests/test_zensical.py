@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import yaml
 
+import pytest
+
 from support.sitebuild import build, make_project
+
+pytestmark = pytest.mark.slow   # builds the fixture with Zensical twice (over a few seconds a test)
 
 
 def test_a_second_build_shows_each_edit(tmp_path):
