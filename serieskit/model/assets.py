@@ -25,7 +25,7 @@ from pathlib import Path
 
 from serieskit.conventions import DATA_SUFFIXES
 from serieskit.sanitize import sanitize_svg
-from .forking import fork_map
+from .forking import Pending, fork_start
 from .site import SERIES_DIR
 from .urls import feed_path, page_dest
 
@@ -137,16 +137,28 @@ def classify(site_path: str, src: Path, data_suffixes: tuple[str, ...],
     return None, [Problem(rel, "data-type" if suffix in DATA_SUFFIXES else "type", suffix or src.name)]
 
 
-def plan(site, files: dict[str, Path], docs_files: set[str], docs_pages: set[str], data_suffixes: tuple[str, ...],
-         previous: AssetPlan | None = None, jobs: int = 1, verdicts=None) -> AssetPlan:
-    """What of `files` (site path -> file under series/) the site publishes, and the problems. A
-    file whose modification time and size are those `previous` saw is not read again; an SVG whose
-    bytes `verdicts` (the lint CLI's VerdictCache) has seen is not sanitized again; the others are
-    classified in up to `jobs` processes (serieskit/model/forking.py)."""
-    out = AssetPlan(checked_only=previous is not None and previous.checked_only)
-    taken = taken_paths(site, docs_files, docs_pages, theme_files(site.root))
+@dataclass
+class Checks:
+    """The type and content checks of the files of series/ (`start_checks`), under way while the
+    loader reads the posts; `plan` collects them."""
+    files: dict[str, Path]
+    known: dict                 # site path -> (stamp, Asset, [Problem]) of the files not checked again
+    todo: list                  # (site path, file, stamp[, digest, bytes]) of the files being checked
+    pending: Pending
+    verdicts: object = None
+    checked_only: bool = False
+
+
+def start_checks(files: dict[str, Path], data_suffixes: tuple[str, ...], previous: AssetPlan | None = None,
+                 jobs: int = 1, verdicts=None) -> Checks:
+    """Begin classifying `files` (site path -> file under series/). A file whose modification time
+    and size are those `previous` saw is not read again; an SVG whose bytes `verdicts` (the lint CLI's
+    VerdictCache) has seen is not sanitized again; the others are classified in up to `jobs` child
+    processes, which run while the caller goes on (serieskit/model/forking.py; with one job, in
+    this process when `plan` asks for them)."""
     old = previous.stamps if previous is not None else {}
     known, todo = {}, []
+    checked_only = previous is not None and previous.checked_only
     for site_path, src in sorted(files.items()):
         try:
             st = src.stat()
@@ -159,13 +171,24 @@ def plan(site, files: dict[str, Path], docs_files: set[str], docs_pages: set[str
         else:
             todo.append((site_path, src, stamp))
     if verdicts is not None:
-        todo = _from_verdicts(todo, verdicts, known, out)
-    fresh = fork_map(lambda share: [classify(p, src, data_suffixes, *read[1:]) for p, src, _, *read in share], todo, jobs)
-    for (p, _, stamp, *read), (asset, problems) in zip(todo, fresh):
+        todo, from_cache = _from_verdicts(todo, verdicts, known)
+        checked_only = checked_only or from_cache
+    pending = fork_start(lambda share: [classify(p, src, data_suffixes, *read[1:]) for p, src, _, *read in share],
+                         todo, jobs)
+    return Checks(files, known, todo, pending, verdicts, checked_only)
+
+
+def plan(site, checks: Checks, docs_files: set[str], docs_pages: set[str]) -> AssetPlan:
+    """What of the checked files the site publishes, and the problems: each file's own verdict
+    (`start_checks`), and a refusal for a file whose site path is the site's own."""
+    out = AssetPlan(checked_only=checks.checked_only)
+    taken = taken_paths(site, docs_files, docs_pages, theme_files(site.root))
+    known = checks.known
+    for (p, _, stamp, *read), (asset, problems) in zip(checks.todo, checks.pending.results()):
         known[p] = (stamp, asset, problems)
         if read and not any(x.kind == "unreadable" for x in problems):
-            verdicts.put(f"{SERIES_DIR}/{p}", read[0], asset is not None, [(x.kind, x.detail) for x in problems])
-    for site_path in sorted(files):
+            checks.verdicts.put(f"{SERIES_DIR}/{p}", read[0], asset is not None, [(x.kind, x.detail) for x in problems])
+    for site_path in sorted(checks.files):
         stamp, asset, problems = out.stamps[site_path] = known[site_path]
         owner = collision(site_path, taken)     # (a file refused for its type is named here too)
         if owner is not None:
@@ -176,10 +199,11 @@ def plan(site, files: dict[str, Path], docs_files: set[str], docs_pages: set[str
     return out
 
 
-def _from_verdicts(todo: list, verdicts, known: dict, out: AssetPlan) -> list:
+def _from_verdicts(todo: list, verdicts, known: dict) -> tuple[list, bool]:
     """The SVG files of `todo` whose bytes `verdicts` knows go to `known`; the rest is returned, each
-    SVG with its digest and its bytes (classified as read here, and the verdict kept for these)."""
-    rest = []
+    SVG with its digest and its bytes (classified as read here, and the verdict kept for these), and
+    whether a file the plan would publish got its verdict from the cache."""
+    rest, published_from_cache = [], False
     for site_path, src, stamp in todo:
         if src.suffix.lower() != ".svg":
             rest.append((site_path, src, stamp))
@@ -198,8 +222,8 @@ def _from_verdicts(todo: list, verdicts, known: dict, out: AssetPlan) -> list:
         published, problems = hit
         known[site_path] = (stamp, Asset(site_path, src) if published else None,
                             [Problem(rel, kind, detail) for kind, detail in problems])
-        out.checked_only = out.checked_only or published
-    return rest
+        published_from_cache = published_from_cache or published
+    return rest, published_from_cache
 
 
 def theme_files(root: Path) -> set[str]:
