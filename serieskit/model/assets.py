@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from serieskit.conventions import DATA_SUFFIXES
-from serieskit.sanitize import sanitize_svg
+from serieskit.sanitize import check_svg, sanitize_svg
 from .forking import Pending, fork_start
 from .site import SERIES_DIR
 from .urls import feed_path, page_dest
@@ -75,8 +75,9 @@ class AssetPlan:
     published: list[Asset] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     stamps: dict = field(default_factory=dict)   # site path -> ((file, mtime, size, data suffixes), Asset, [Problem])
-    # some SVG verdicts came from the lint CLI's cache (serieskit/parse/parsecache.py VerdictCache), which
-    # keeps no sanitized bytes: such a plan says what is wrong, and publishing it is refused
+    # the plan holds verdicts, not sanitized bytes (the lint CLI's: SVG files checked and not written, or
+    # verdicts from its cache, serieskit/parse/parsecache.py VerdictCache): such a plan says what is
+    # wrong, and publishing it is refused
     checked_only: bool = False
 
 
@@ -113,9 +114,10 @@ def collision(site_path: str, taken: dict[str, str]) -> str | None:
 
 
 def classify(site_path: str, src: Path, data_suffixes: tuple[str, ...],
-             data: bytes | None = None) -> tuple[Asset | None, list[Problem]]:
+             data: bytes | None = None, checked_only: bool = False) -> tuple[Asset | None, list[Problem]]:
     """One file's fate by its type and content (collisions are the plan's). `data`: an SVG's bytes,
-    when they were read already (the verdict kept for them is the verdict on these bytes)."""
+    when they were read already (the verdict kept for them is the verdict on these bytes).
+    `checked_only`: an SVG is checked, not written (its Asset holds no bytes: see AssetPlan)."""
     rel = f"{SERIES_DIR}/{site_path}"
     suffix = src.suffix.lower()
     try:
@@ -126,10 +128,12 @@ def classify(site_path: str, src: Path, data_suffixes: tuple[str, ...],
                 return None, [Problem(rel, "signature", f"{RASTER[suffix]}|{found or ''}")]
             return Asset(site_path, src), []
         if suffix == ".svg":
-            data, removed = sanitize_svg(src.read_bytes() if data is None else data)
-            if data is None:
+            data = src.read_bytes() if data is None else data
+            made, removed = check_svg(data) if checked_only else sanitize_svg(data)
+            if made is None:
                 return None, [Problem(rel, "svg", "; ".join(removed))]
-            return Asset(site_path, src, data), [Problem(rel, "svg-changed", ", ".join(removed))] if removed else []
+            asset = Asset(site_path, src) if checked_only else Asset(site_path, src, made)
+            return asset, [Problem(rel, "svg-changed", ", ".join(removed))] if removed else []
     except OSError as exc:
         return None, [Problem(rel, "unreadable", str(exc.strerror or exc))]
     if suffix in data_suffixes:
@@ -150,15 +154,16 @@ class Checks:
 
 
 def start_checks(files: dict[str, Path], data_suffixes: tuple[str, ...], previous: AssetPlan | None = None,
-                 jobs: int = 1, verdicts=None) -> Checks:
+                 jobs: int = 1, verdicts=None, checked_only: bool = False) -> Checks:
     """Begin classifying `files` (site path -> file under series/). A file whose modification time
     and size are those `previous` saw is not read again; an SVG whose bytes `verdicts` (the lint CLI's
     VerdictCache) has seen is not sanitized again; the others are classified in up to `jobs` child
     processes, which run while the caller goes on (serieskit/model/forking.py; with one job, in
-    this process when `plan` asks for them)."""
+    this process when `plan` asks for them). `checked_only`: the SVG files are checked, not written
+    (the lint CLI, which publishes nothing: the plan is then not publishable)."""
     old = previous.stamps if previous is not None else {}
     known, todo = {}, []
-    checked_only = previous is not None and previous.checked_only
+    checked_only = checked_only or (previous is not None and previous.checked_only)
     for site_path, src in sorted(files.items()):
         try:
             st = src.stat()
@@ -173,8 +178,9 @@ def start_checks(files: dict[str, Path], data_suffixes: tuple[str, ...], previou
     if verdicts is not None:
         todo, from_cache = _from_verdicts(todo, verdicts, known)
         checked_only = checked_only or from_cache
-    pending = fork_start(lambda share: [classify(p, src, data_suffixes, *read[1:]) for p, src, _, *read in share],
-                         todo, jobs)
+    # (a plan that cannot be published needs no sanitized bytes: then the SVG files are only checked)
+    pending = fork_start(lambda share: [classify(p, src, data_suffixes, *read[1:], checked_only=checked_only)
+                                        for p, src, _, *read in share], todo, jobs)
     return Checks(files, known, todo, pending, verdicts, checked_only)
 
 

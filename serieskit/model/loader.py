@@ -277,12 +277,13 @@ def _reason(exc: BaseException) -> str:
 
 
 def load_site(root: str | Path, conventions: Conventions | None = None, today: dt.date | None = None,
-              previous: Site | None = None, cache=None, jobs: int = 1, verdicts=None) -> Site:
+              previous: Site | None = None, cache=None, jobs: int = 1, verdicts=None, checked_only: bool = False) -> Site:
     """Load everything under `<root>/series/` (and the page list of `<root>/docs/`). `cache`: a
     ParseCache (serieskit/parse/parsecache.py), which the CLI uses between runs: the site keeps it
     (`site.parse_cache`) and the run that reads the bodies saves it (serieskit/lint/engine.py lint).
     `jobs`: processes for the asset plan's checks (serieskit/model/forking.py); `verdicts`: the lint
-    CLI's VerdictCache of those checks (serieskit/parse/parsecache.py; the plan is then not publishable).
+    CLI's VerdictCache of those checks (serieskit/parse/parsecache.py; the plan is then not publishable);
+    `checked_only`: the SVG files are checked, not written (the lint CLI: the plan is not publishable).
 
     Raises ConfigError when conventions.yml is missing or invalid (nothing can be checked then).
     """
@@ -312,7 +313,7 @@ def load_site(root: str | Path, conventions: Conventions | None = None, today: d
                 from_series[site_rel] = path
     # the files' checks (the SVG sanitizer above all) run in other processes while the posts are read
     checks = assets.start_checks(from_series if publish else {}, conv.data_files, previous.assets if reuse else None,
-                                 jobs, verdicts)
+                                 jobs, verdicts, checked_only)
     for path in post_paths:
         rel = relative(path, root)
         try:
