@@ -491,8 +491,9 @@ def _plain_names(svg: ET.Element) -> ET.Element:
     xlink = False
     for el in svg.iter():
         el.tag = el.tag.rpartition("}")[2]
-        names = {q: _name(q) for q in el.attrib}
-        xlink = xlink or any(n.startswith("xlink:") for n in names.values())
-        el.attrib = {names[q]: v for q, v in el.attrib.items()}
+        if any(q[0] == "{" for q in el.attrib):      # (most attributes have no namespace: kept as they are)
+            names = {q: _name(q) for q in el.attrib}
+            xlink = xlink or any(n.startswith("xlink:") for n in names.values())
+            el.attrib = {names[q]: v for q, v in el.attrib.items()}
     svg.attrib = {"xmlns": SVG_NS, **({"xmlns:xlink": XLINK_NS} if xlink else {}), **svg.attrib}
     return svg
