@@ -30,6 +30,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 import xml.etree.ElementTree as ET
+from xml.etree.ElementTree import _escape_attrib   # (how ElementTree writes a value: _written_names)
 
 import nh3
 from selectolax.lexbor import LexborHTMLParser
@@ -368,13 +369,31 @@ NOT_COUNTED = re.compile(r"<!--.*?(?:-->|$)|<\?.*?(?:\?>|$)|<!DOCTYPE[^\[>]*(?:\
 NOT_COUNTED_START = re.compile(r"<[!?]|<(?:metadata|script|foreignObject|iframe|noscript|template)\b", re.I)
 
 
-def _file_names(text: str, written_here: bool = False) -> tuple[list[str], list[str]]:
-    """(the tag names, the attribute names), as written, in order. `written_here`: the text is
-    ElementTree's serialization, which holds none of the parts NOT_COUNTED leaves out (it writes no
-    comment, prolog or DOCTYPE, and escapes every `<` of a text or a value)."""
-    if not written_here and NOT_COUNTED_START.search(text):
+def _file_names(text: str) -> tuple[list[str], list[str]]:
+    """(the tag names, the attribute names), as written, in order."""
+    if NOT_COUNTED_START.search(text):
         text = NOT_COUNTED.sub(lambda m: m.group(1) or "", text)
     return TAG_NAME.findall(text), ATTR_NAME.findall(text)
+
+
+def _written_names(svg: ET.Element) -> tuple[list[str], list[str]]:
+    """What `_file_names` counts in the file ElementTree writes for `svg` (after `_plain_names`),
+    read off the tree without writing it: that text holds none of the parts NOT_COUNTED leaves out
+    (no comment, prolog or DOCTYPE) and escapes every `<` of a text or a value, so TAG_NAME sees each
+    element's tag; ATTR_NAME sees each attribute's name, and the `name=` inside a text or a value as
+    written there (a value escaped, after its opening quote: `&#10;` for a newline is no white space
+    before a name). Not in the order of the file (`_lost` counts)."""
+    tags, attributes = [], []
+    for el in svg.iter():
+        tags.append(el.tag)
+        for name, value in el.attrib.items():
+            attributes.append(name)
+            if "=" in value:
+                attributes += ATTR_NAME.findall('"' + _escape_attrib(value))
+        for text in (el.text, el.tail):
+            if text and "=" in text:
+                attributes += ATTR_NAME.findall(text)
+    return tags, attributes
 
 
 def _lost(before: list[str], after: list[str], form: str) -> set[str]:
@@ -423,8 +442,17 @@ def _verified(root: ET.Element, removed: list[str]) -> None:
 
 def sanitize_svg(data: bytes) -> tuple[bytes | None, list[str]]:
     """(the bytes to publish, what was removed, by name); (None, [why]) when nothing can be published.
+    The file `check_svg` makes, as ElementTree writes it."""
+    svg, removed = check_svg(data)
+    return (None if svg is None else ET.tostring(svg, encoding="unicode").encode("utf-8")), removed
+
+
+def check_svg(data: bytes) -> tuple[ET.Element | None, list[str]]:
+    """(the tree to publish, what was removed, by name); (None, [why]) when nothing can be published.
     nh3 keeps the allowed elements and attributes; the result is then read as the browser will read
-    the file (XML), and every value is checked (`_verified`)."""
+    the file (XML), and every value is checked (`_verified`); what was removed is what the tree, as
+    it will be written, holds fewer times than the file did (`_written_names`). The lint, which
+    publishes nothing, asks for this verdict only; `sanitize_svg` writes the tree."""
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
@@ -441,11 +469,11 @@ def sanitize_svg(data: bytes) -> tuple[bytes | None, list[str]]:
     _verified(top, removed)
     svg = svgs[0]
     svg.tail = None
-    out = ET.tostring(_plain_names(svg), encoding="unicode")
-    (tags, attributes), (tags_out, attributes_out) = _file_names(text), _file_names(out, written_here=True)
+    _plain_names(svg)
+    (tags, attributes), (tags_out, attributes_out) = _file_names(text), _written_names(svg)
     lost = _lost(tags, tags_out, "<{}>") | _lost(attributes, attributes_out, "{}=")
     written = ["<" + t + ">" for t in tags] + [a + "=" for a in attributes] if lost else []
-    return out.encode("utf-8"), _unique([n for n in written if n.lower() in lost] + removed)
+    return svg, _unique([n for n in written if n.lower() in lost] + removed)
 
 
 def _inert(name: str) -> bool:
@@ -463,8 +491,9 @@ def _plain_names(svg: ET.Element) -> ET.Element:
     xlink = False
     for el in svg.iter():
         el.tag = el.tag.rpartition("}")[2]
-        names = {q: _name(q) for q in el.attrib}
-        xlink = xlink or any(n.startswith("xlink:") for n in names.values())
-        el.attrib = {names[q]: v for q, v in el.attrib.items()}
+        if any(q[0] == "{" for q in el.attrib):      # (most attributes have no namespace: kept as they are)
+            names = {q: _name(q) for q in el.attrib}
+            xlink = xlink or any(n.startswith("xlink:") for n in names.values())
+            el.attrib = {names[q]: v for q, v in el.attrib.items()}
     svg.attrib = {"xmlns": SVG_NS, **({"xmlns:xlink": XLINK_NS} if xlink else {}), **svg.attrib}
     return svg

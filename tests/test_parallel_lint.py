@@ -93,9 +93,35 @@ def test_linting_one_post_parses_that_post_and_no_unrelated_one(project):
 
 
 def test_a_map_over_enough_items_runs_in_as_many_processes(monkeypatch):
-    """The equality tests above would pass by a serial run too: this one fails if nothing forks."""
+    """The equality tests above would pass by a serial run too: this one fails if nothing forks.
+    (Each share has a process of its own, so the count is exact on any machine, however busy.)"""
     monkeypatch.setattr(forking, "MIN_ITEMS", 2)
     items = list(range(12))
-    pids = forking.fork_map(lambda share: [os.getpid()] * len(share), items, 3)
-    assert len(pids) == len(items) and len(set(pids)) == 3 and pids[0] == os.getpid()
+    for _ in range(5):
+        pids = forking.fork_map(lambda share: [os.getpid()] * len(share), items, 3)
+        assert len(pids) == len(items) and len(set(pids)) == 3 and pids[0] == os.getpid()
+        assert [pids[0], pids[4], pids[8]] == list(dict.fromkeys(pids))      # contiguous shares, in order
     assert forking.fork_map(lambda share: [x * 2 for x in share], items, 3) == [x * 2 for x in items]
+
+
+def test_work_started_in_the_background_runs_in_as_many_children(monkeypatch):
+    monkeypatch.setattr(forking, "MIN_ITEMS", 2)
+    items = list(range(12))
+    pending = forking.fork_start(lambda share: [(os.getpid(), x * 2) for x in share], items, 3)
+    got = pending.results()
+    assert [x for _, x in got] == [x * 2 for x in items]
+    assert len({pid for pid, _ in got}) == 3 and os.getpid() not in {pid for pid, _ in got}
+    # below MIN_ITEMS (or with one job) nothing forks: the work runs here, when the results are asked for
+    assert {pid for pid, _ in forking.fork_start(lambda share: [(os.getpid(), 0) for _ in share], items, 1).results()} \
+        == {os.getpid()}
+
+
+def test_a_share_that_raises_raises_in_the_parent(monkeypatch):
+    monkeypatch.setattr(forking, "MIN_ITEMS", 2)
+
+    def fail_in_a_child(share):
+        if share[0] != 0:
+            raise ValueError(f"share from {share[0]}")
+        return share
+    with pytest.raises(ValueError, match="share from"):
+        forking.fork_map(fail_in_a_child, list(range(12)), 3)

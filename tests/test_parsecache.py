@@ -228,8 +228,8 @@ def _svgs(root):
 def _count_sanitizing(monkeypatch):
     from serieskit.model import assets
     seen = []
-    real = assets.sanitize_svg
-    monkeypatch.setattr(assets, "sanitize_svg", lambda data: seen.append(data) or real(data))
+    real = assets.check_svg          # (the lint checks the files; it does not write them)
+    monkeypatch.setattr(assets, "check_svg", lambda data: seen.append(data) or real(data))
     return seen
 
 
@@ -275,3 +275,7 @@ def test_a_plan_with_kept_verdicts_is_never_published(tmp_path):
     with pytest.raises(ValueError, match="cannot be published"):
         PagePlan(SimpleNamespace(site=site), root, Host("", "demo"), lambda path: False)
     assert not load_site(root).assets.checked_only        # the build's own plan sanitizes every file
+    fresh = load_site(root, checked_only=True)            # the lint's plan without its cache: verdicts only
+    assert fresh.assets.checked_only and all(a.data is None for a in fresh.assets.published)
+    with pytest.raises(ValueError, match="cannot be published"):
+        PagePlan(SimpleNamespace(site=fresh), root, Host("", "demo"), lambda path: False)

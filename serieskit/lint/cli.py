@@ -173,7 +173,7 @@ def _fix(args, root: Path, conv, site, findings, scope, out, err):
             err.write(report.printable(f"fixed {n} finding{'s' if n != 1 else ''} in {rel}") + "\n")
         if args.diff:
             break
-        site = load_site(root, conv, today=args.today, previous=site, cache=cache, jobs=args.jobs)
+        site = load_site(root, conv, today=args.today, previous=site, cache=cache, jobs=args.jobs, checked_only=True)
         findings = lint(site, only, select, ignore, hits, jobs=args.jobs)
     return site, findings, ((1 if changed_any else 0) if args.diff else None)
 
@@ -200,7 +200,8 @@ def run(argv: list[str] | None = None, out=None, err=None) -> int:
         wanted = _resolve_paths(root, args.paths)
         cache = None if args.no_cache else ParseCache(root)
         verdicts = None if args.no_cache else VerdictCache(root)
-        site = load_site(root, conv, today=args.today, cache=cache, jobs=args.jobs, verdicts=verdicts)
+        site = load_site(root, conv, today=args.today, cache=cache, jobs=args.jobs, verdicts=verdicts,
+                         checked_only=True)    # (the lint publishes nothing: its plan needs verdicts, not files)
         if verdicts is not None:
             verdicts.save()
         only = _expand(site, wanted)

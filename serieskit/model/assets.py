@@ -24,8 +24,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from serieskit.conventions import DATA_SUFFIXES
-from serieskit.sanitize import sanitize_svg
-from .forking import fork_map
+from serieskit.sanitize import check_svg, sanitize_svg
+from .forking import Pending, fork_start
 from .site import SERIES_DIR
 from .urls import feed_path, page_dest
 
@@ -75,8 +75,9 @@ class AssetPlan:
     published: list[Asset] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     stamps: dict = field(default_factory=dict)   # site path -> ((file, mtime, size, data suffixes), Asset, [Problem])
-    # some SVG verdicts came from the lint CLI's cache (serieskit/parse/parsecache.py VerdictCache), which
-    # keeps no sanitized bytes: such a plan says what is wrong, and publishing it is refused
+    # the plan holds verdicts, not sanitized bytes (the lint CLI's: SVG files checked and not written, or
+    # verdicts from its cache, serieskit/parse/parsecache.py VerdictCache): such a plan says what is
+    # wrong, and publishing it is refused
     checked_only: bool = False
 
 
@@ -113,9 +114,10 @@ def collision(site_path: str, taken: dict[str, str]) -> str | None:
 
 
 def classify(site_path: str, src: Path, data_suffixes: tuple[str, ...],
-             data: bytes | None = None) -> tuple[Asset | None, list[Problem]]:
+             data: bytes | None = None, checked_only: bool = False) -> tuple[Asset | None, list[Problem]]:
     """One file's fate by its type and content (collisions are the plan's). `data`: an SVG's bytes,
-    when they were read already (the verdict kept for them is the verdict on these bytes)."""
+    when they were read already (the verdict kept for them is the verdict on these bytes).
+    `checked_only`: an SVG is checked, not written (its Asset holds no bytes: see AssetPlan)."""
     rel = f"{SERIES_DIR}/{site_path}"
     suffix = src.suffix.lower()
     try:
@@ -126,10 +128,12 @@ def classify(site_path: str, src: Path, data_suffixes: tuple[str, ...],
                 return None, [Problem(rel, "signature", f"{RASTER[suffix]}|{found or ''}")]
             return Asset(site_path, src), []
         if suffix == ".svg":
-            data, removed = sanitize_svg(src.read_bytes() if data is None else data)
-            if data is None:
+            data = src.read_bytes() if data is None else data
+            made, removed = check_svg(data) if checked_only else sanitize_svg(data)
+            if made is None:
                 return None, [Problem(rel, "svg", "; ".join(removed))]
-            return Asset(site_path, src, data), [Problem(rel, "svg-changed", ", ".join(removed))] if removed else []
+            asset = Asset(site_path, src) if checked_only else Asset(site_path, src, made)
+            return asset, [Problem(rel, "svg-changed", ", ".join(removed))] if removed else []
     except OSError as exc:
         return None, [Problem(rel, "unreadable", str(exc.strerror or exc))]
     if suffix in data_suffixes:
@@ -137,16 +141,29 @@ def classify(site_path: str, src: Path, data_suffixes: tuple[str, ...],
     return None, [Problem(rel, "data-type" if suffix in DATA_SUFFIXES else "type", suffix or src.name)]
 
 
-def plan(site, files: dict[str, Path], docs_files: set[str], docs_pages: set[str], data_suffixes: tuple[str, ...],
-         previous: AssetPlan | None = None, jobs: int = 1, verdicts=None) -> AssetPlan:
-    """What of `files` (site path -> file under series/) the site publishes, and the problems. A
-    file whose modification time and size are those `previous` saw is not read again; an SVG whose
-    bytes `verdicts` (the lint CLI's VerdictCache) has seen is not sanitized again; the others are
-    classified in up to `jobs` processes (serieskit/model/forking.py)."""
-    out = AssetPlan(checked_only=previous is not None and previous.checked_only)
-    taken = taken_paths(site, docs_files, docs_pages, theme_files(site.root))
+@dataclass
+class Checks:
+    """The type and content checks of the files of series/ (`start_checks`), under way while the
+    loader reads the posts; `plan` collects them."""
+    files: dict[str, Path]
+    known: dict                 # site path -> (stamp, Asset, [Problem]) of the files not checked again
+    todo: list                  # (site path, file, stamp[, digest, bytes]) of the files being checked
+    pending: Pending
+    verdicts: object = None
+    checked_only: bool = False
+
+
+def start_checks(files: dict[str, Path], data_suffixes: tuple[str, ...], previous: AssetPlan | None = None,
+                 jobs: int = 1, verdicts=None, checked_only: bool = False) -> Checks:
+    """Begin classifying `files` (site path -> file under series/). A file whose modification time
+    and size are those `previous` saw is not read again; an SVG whose bytes `verdicts` (the lint CLI's
+    VerdictCache) has seen is not sanitized again; the others are classified in up to `jobs` child
+    processes, which run while the caller goes on (serieskit/model/forking.py; with one job, in
+    this process when `plan` asks for them). `checked_only`: the SVG files are checked, not written
+    (the lint CLI, which publishes nothing: the plan is then not publishable)."""
     old = previous.stamps if previous is not None else {}
     known, todo = {}, []
+    checked_only = checked_only or (previous is not None and previous.checked_only)
     for site_path, src in sorted(files.items()):
         try:
             st = src.stat()
@@ -159,13 +176,25 @@ def plan(site, files: dict[str, Path], docs_files: set[str], docs_pages: set[str
         else:
             todo.append((site_path, src, stamp))
     if verdicts is not None:
-        todo = _from_verdicts(todo, verdicts, known, out)
-    fresh = fork_map(lambda share: [classify(p, src, data_suffixes, *read[1:]) for p, src, _, *read in share], todo, jobs)
-    for (p, _, stamp, *read), (asset, problems) in zip(todo, fresh):
+        todo, from_cache = _from_verdicts(todo, verdicts, known)
+        checked_only = checked_only or from_cache
+    # (a plan that cannot be published needs no sanitized bytes: then the SVG files are only checked)
+    pending = fork_start(lambda share: [classify(p, src, data_suffixes, *read[1:], checked_only=checked_only)
+                                        for p, src, _, *read in share], todo, jobs)
+    return Checks(files, known, todo, pending, verdicts, checked_only)
+
+
+def plan(site, checks: Checks, docs_files: set[str], docs_pages: set[str]) -> AssetPlan:
+    """What of the checked files the site publishes, and the problems: each file's own verdict
+    (`start_checks`), and a refusal for a file whose site path is the site's own."""
+    out = AssetPlan(checked_only=checks.checked_only)
+    taken = taken_paths(site, docs_files, docs_pages, theme_files(site.root))
+    known = checks.known
+    for (p, _, stamp, *read), (asset, problems) in zip(checks.todo, checks.pending.results()):
         known[p] = (stamp, asset, problems)
         if read and not any(x.kind == "unreadable" for x in problems):
-            verdicts.put(f"{SERIES_DIR}/{p}", read[0], asset is not None, [(x.kind, x.detail) for x in problems])
-    for site_path in sorted(files):
+            checks.verdicts.put(f"{SERIES_DIR}/{p}", read[0], asset is not None, [(x.kind, x.detail) for x in problems])
+    for site_path in sorted(checks.files):
         stamp, asset, problems = out.stamps[site_path] = known[site_path]
         owner = collision(site_path, taken)     # (a file refused for its type is named here too)
         if owner is not None:
@@ -176,10 +205,11 @@ def plan(site, files: dict[str, Path], docs_files: set[str], docs_pages: set[str
     return out
 
 
-def _from_verdicts(todo: list, verdicts, known: dict, out: AssetPlan) -> list:
+def _from_verdicts(todo: list, verdicts, known: dict) -> tuple[list, bool]:
     """The SVG files of `todo` whose bytes `verdicts` knows go to `known`; the rest is returned, each
-    SVG with its digest and its bytes (classified as read here, and the verdict kept for these)."""
-    rest = []
+    SVG with its digest and its bytes (classified as read here, and the verdict kept for these), and
+    whether a file the plan would publish got its verdict from the cache."""
+    rest, published_from_cache = [], False
     for site_path, src, stamp in todo:
         if src.suffix.lower() != ".svg":
             rest.append((site_path, src, stamp))
@@ -198,8 +228,8 @@ def _from_verdicts(todo: list, verdicts, known: dict, out: AssetPlan) -> list:
         published, problems = hit
         known[site_path] = (stamp, Asset(site_path, src) if published else None,
                             [Problem(rel, kind, detail) for kind, detail in problems])
-        out.checked_only = out.checked_only or published
-    return rest
+        published_from_cache = published_from_cache or published
+    return rest, published_from_cache
 
 
 def theme_files(root: Path) -> set[str]:

@@ -277,12 +277,13 @@ def _reason(exc: BaseException) -> str:
 
 
 def load_site(root: str | Path, conventions: Conventions | None = None, today: dt.date | None = None,
-              previous: Site | None = None, cache=None, jobs: int = 1, verdicts=None) -> Site:
+              previous: Site | None = None, cache=None, jobs: int = 1, verdicts=None, checked_only: bool = False) -> Site:
     """Load everything under `<root>/series/` (and the page list of `<root>/docs/`). `cache`: a
     ParseCache (serieskit/parse/parsecache.py), which the CLI uses between runs: the site keeps it
     (`site.parse_cache`) and the run that reads the bodies saves it (serieskit/lint/engine.py lint).
     `jobs`: processes for the asset plan's checks (serieskit/model/forking.py); `verdicts`: the lint
-    CLI's VerdictCache of those checks (serieskit/parse/parsecache.py; the plan is then not publishable).
+    CLI's VerdictCache of those checks (serieskit/parse/parsecache.py; the plan is then not publishable);
+    `checked_only`: the SVG files are checked, not written (the lint CLI: the plan is not publishable).
 
     Raises ConfigError when conventions.yml is missing or invalid (nothing can be checked then).
     """
@@ -293,6 +294,7 @@ def load_site(root: str | Path, conventions: Conventions | None = None, today: d
     posts: list[Post] = []
     site_files: set[str] = set()
     from_series: dict[str, Path] = {}       # site path -> file: what the publishing plan looks at
+    post_paths: list[Path] = []
     publish = True
     reuse = previous is not None and previous.conv.fingerprint == conv.fingerprint
     reusable = {p.rel: p for p in previous.posts} if reuse else {}
@@ -303,23 +305,26 @@ def load_site(root: str | Path, conventions: Conventions | None = None, today: d
                 series[area.name] = load_series(root, area, conv, previous.series.get(area.name) if reuse else None)
         found, publish = _not_ignored(root, list(_walk(root, sroot, fs_problems, inside=sroot)), fs_problems)
         for path in found:
-            rel = relative(path, root)
-            site_rel = rel[len(SERIES_DIR) + 1:]
             if path.suffix == ".md":
-                try:
-                    st = path.stat()
-                    old = reusable.get(rel)
-                    if old is not None and old.mtime_ns == st.st_mtime_ns and old.size == st.st_size:
-                        posts.append(old)
-                        continue
-                    posts.append(Post(root, path, path.read_bytes(), st.st_mtime_ns, cache))
-                except OSError as exc:
-                    fs_problems.append(Skipped(rel, "unreadable", _reason(exc)))
-            elif path.suffix in (".yml", ".yaml") and path.parent.parent == sroot:
-                continue  # manifests and glossaries are data, not site files
-            else:
+                post_paths.append(path)
+            elif not (path.suffix in (".yml", ".yaml") and path.parent.parent == sroot):   # (manifests, glossaries)
+                site_rel = relative(path, root)[len(SERIES_DIR) + 1:]
                 site_files.add(site_rel)
                 from_series[site_rel] = path
+    # the files' checks (the SVG sanitizer above all) run in other processes while the posts are read
+    checks = assets.start_checks(from_series if publish else {}, conv.data_files, previous.assets if reuse else None,
+                                 jobs, verdicts, checked_only)
+    for path in post_paths:
+        rel = relative(path, root)
+        try:
+            st = path.stat()
+            old = reusable.get(rel)
+            if old is not None and old.mtime_ns == st.st_mtime_ns and old.size == st.st_size:
+                posts.append(old)
+                continue
+            posts.append(Post(root, path, path.read_bytes(), st.st_mtime_ns, cache))
+        except OSError as exc:
+            fs_problems.append(Skipped(rel, "unreadable", _reason(exc)))
     docs = root / "docs"
     pages_from_docs: set[str] = set()
     docs_files: set[str] = set()
@@ -331,8 +336,7 @@ def load_site(root: str | Path, conventions: Conventions | None = None, today: d
     site = Site(root, conv, posts, series, site_files, fs_problems, today_from_env(today))
     site.parse_cache = cache
     site.add_pages(pages_from_docs)
-    site.assets = assets.plan(site, from_series if publish else {}, docs_files, pages_from_docs, conv.data_files,
-                              previous.assets if reuse else None, jobs, verdicts)
+    site.assets = assets.plan(site, checks, docs_files, pages_from_docs)
     return site
 
 

@@ -93,7 +93,7 @@ class PagePlan:
         self.build, self.host = b, host
         site = b.site
         if site.assets.checked_only:
-            raise ValueError("the site's asset plan holds verdicts from the lint cache, not sanitized files: "
+            raise ValueError("the site's asset plan holds the lint's verdicts, not sanitized files: "
                              "it cannot be published")
         self.posts = {p.site_path: p for p in site.posts}
         self.index_of = {s.index_site_path: s for s in site.series.values()}
