@@ -364,25 +364,22 @@ ATTR_NAME = re.compile(r"(?<=[\s\"'/])([A-Za-z_:][-\w:.]*)\s*=")
 NOT_COUNTED = re.compile(r"<!--.*?(?:-->|$)|<\?.*?(?:\?>|$)|<!DOCTYPE[^\[>]*(?:\[.*?(?:\]|$))?[^>]*>?|<metadata\b.*?(?:</metadata\s*>|$)|(<(?:script|foreignObject|iframe|noscript|"
                          r"template)\b[^>]*>).*?(?:</(?:script|foreignObject|iframe|noscript|template)\s*>|$)", re.I | re.S)
 
-
 # where a part NOT_COUNTED leaves out can start (a cheap test before the costly substitution)
 NOT_COUNTED_START = re.compile(r"<[!?]|<(?:metadata|script|foreignObject|iframe|noscript|template)\b", re.I)
 
 
-def _file_names(text: str) -> tuple[list[str], list[str]]:
-    """(the tag names, the attribute names), as written, in order."""
-    if NOT_COUNTED_START.search(text):
+def _file_names(text: str, written_here: bool = False) -> tuple[list[str], list[str]]:
+    """(the tag names, the attribute names), as written, in order. `written_here`: ElementTree's
+    output, which holds none of the parts NOT_COUNTED leaves out."""
+    if not written_here and NOT_COUNTED_START.search(text):
         text = NOT_COUNTED.sub(lambda m: m.group(1) or "", text)
     return TAG_NAME.findall(text), ATTR_NAME.findall(text)
 
 
 def _written_names(svg: ET.Element) -> tuple[list[str], list[str]]:
-    """What `_file_names` counts in the file ElementTree writes for `svg` (after `_plain_names`),
-    read off the tree without writing it: that text holds none of the parts NOT_COUNTED leaves out
-    (no comment, prolog or DOCTYPE) and escapes every `<` of a text or a value, so TAG_NAME sees each
-    element's tag; ATTR_NAME sees each attribute's name, and the `name=` inside a text or a value as
-    written there (a value escaped, after its opening quote: `&#10;` for a newline is no white space
-    before a name). Not in the order of the file (`_lost` counts)."""
+    """What `_file_names` counts in the file ElementTree writes for `svg`, read off the tree: each tag,
+    each attribute's name, and a `name=` inside a text or a value as written (a value escaped, after
+    its opening quote). Not in the file's order (`_lost` counts)."""
     tags, attributes = [], []
     for el in svg.iter():
         tags.append(el.tag)
@@ -390,15 +387,12 @@ def _written_names(svg: ET.Element) -> tuple[list[str], list[str]]:
             attributes.append(name)
             if "=" in value:
                 attributes += ATTR_NAME.findall('"' + _escape_attrib(value))
-        for text in (el.text, el.tail):
-            if text and "=" in text:
-                attributes += ATTR_NAME.findall(text)
+        attributes += [n for text in (el.text, el.tail) if text and "=" in text for n in ATTR_NAME.findall(text)]
     return tags, attributes
 
 
 def _lost(before: list[str], after: list[str], form: str) -> set[str]:
-    """The names (lower-cased, as `form` writes them: `<{}>`, `{}=`) written fewer times in `after`
-    than in `before`, but for the inert ones."""
+    """The names (`form`: `<{}>`, `{}=`) fewer times in `after` than in `before`, but the inert ones."""
     had, has = Counter(map(str.lower, before)), Counter(map(str.lower, after))
     return {form.format(n) for n, k in had.items() if k > has[n] and not _inert(form.format(n))}
 
@@ -422,9 +416,8 @@ def _name(qname: str) -> str:
 
 
 def _verified(root: ET.Element, removed: list[str]) -> None:
-    """Walk the tree the browser will read and remove whatever the allow-list does not hold (after
-    nh3 this is a `<style>` whose CSS loads or runs something; anything else means the two parsers
-    disagreed, and is removed too)."""
+    """Remove from the tree the browser will read what the allow-list does not hold (after nh3, a
+    `<style>` whose CSS loads or runs something; anything else: the two parsers disagreed)."""
     for parent in list(root.iter()):
         for child in list(parent):
             ns, _, local = child.tag[1:].partition("}")
@@ -442,38 +435,46 @@ def _verified(root: ET.Element, removed: list[str]) -> None:
 
 def sanitize_svg(data: bytes) -> tuple[bytes | None, list[str]]:
     """(the bytes to publish, what was removed, by name); (None, [why]) when nothing can be published.
-    The file `check_svg` makes, as ElementTree writes it."""
-    svg, removed = check_svg(data)
-    return (None if svg is None else ET.tostring(svg, encoding="unicode").encode("utf-8")), removed
+    Removed: what the published bytes hold fewer times than the author's file (`_cleaned`)."""
+    text, svg, removed = _cleaned(data)
+    out = None if svg is None else ET.tostring(svg, encoding="unicode")
+    return (None, removed) if out is None else (out.encode("utf-8"), _removed(text, _file_names(out, True), removed))
 
 
 def check_svg(data: bytes) -> tuple[ET.Element | None, list[str]]:
-    """(the tree to publish, what was removed, by name); (None, [why]) when nothing can be published.
-    nh3 keeps the allowed elements and attributes; the result is then read as the browser will read
-    the file (XML), and every value is checked (`_verified`); what was removed is what the tree, as
-    it will be written, holds fewer times than the file did (`_written_names`). The lint, which
-    publishes nothing, asks for this verdict only; `sanitize_svg` writes the tree."""
+    """`sanitize_svg`'s verdict, for the lint (which publishes nothing), counted off the tree without
+    writing it (`_written_names`, held to the written file's count by tests/test_assets.py)."""
+    text, svg, removed = _cleaned(data)
+    return (None, removed) if svg is None else (svg, _removed(text, _written_names(svg), removed))
+
+
+def _cleaned(data: bytes) -> tuple[str, ET.Element | None, list[str]]:
+    """(the author's text, the tree nh3 keeps, read as XML as the browser will, every value checked
+    by `_verified`, what that removed); the tree None (and why) when nothing can be published."""
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
-        return None, ["the file is not UTF-8"]
+        return "", None, ["the file is not UTF-8"]
     cleaned = FILE_CLEANER.clean(text).replace("&nbsp;", "&#160;")
     try:
         top = ET.fromstring(WRAPPER_START + cleaned + WRAPPER_END)
     except ET.ParseError as exc:
-        return None, [f"the sanitized file does not parse as XML ({exc})"]
+        return text, None, [f"the sanitized file does not parse as XML ({exc})"]
     svgs = [el for el in top if el.tag == f"{{{SVG_NS}}}svg"]
     if len(svgs) != 1:
-        return None, ["the file holds no single <svg> element"]
+        return text, None, ["the file holds no single <svg> element"]
     removed: list[str] = []
     _verified(top, removed)
-    svg = svgs[0]
-    svg.tail = None
-    _plain_names(svg)
-    (tags, attributes), (tags_out, attributes_out) = _file_names(text), _written_names(svg)
+    svgs[0].tail = None
+    return text, _plain_names(svgs[0]), removed
+
+
+def _removed(text: str, names_out: tuple[list[str], list[str]], removed: list[str]) -> list[str]:
+    """The names `text` holds more times than the output (`names_out`), then `removed`, each once."""
+    (tags, attributes), (tags_out, attributes_out) = _file_names(text), names_out
     lost = _lost(tags, tags_out, "<{}>") | _lost(attributes, attributes_out, "{}=")
     written = ["<" + t + ">" for t in tags] + [a + "=" for a in attributes] if lost else []
-    return svg, _unique([n for n in written if n.lower() in lost] + removed)
+    return _unique([n for n in written if n.lower() in lost] + removed)
 
 
 def _inert(name: str) -> bool:
