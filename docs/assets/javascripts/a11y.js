@@ -30,9 +30,23 @@
     return box.scrollWidth > box.clientWidth + 1 && SCROLLS.test(getComputedStyle(box).overflowX);
   }
 
+  // The boxes the site's pages let scroll sideways (series.css, Material's stylesheet): Material's
+  // wrapper of a table (and a table itself), a code block, a display formula, a diagram. Only these
+  // are measured, all sizes read before any attribute is written: measuring every element, or
+  // writing between reads, lays out the whole page again, including the blocks below the screen the
+  // browser has not laid out yet (content-visibility, series.css). The browser suite's axe check
+  // (scrollable-region-focusable, every page, phone and desktop) finds a kind of box missing here.
+  var SCROLLERS = ".md-typeset__scrollwrap, .md-typeset table, .md-typeset pre > code, .md-typeset div.arithmatex, .md-typeset .mermaid";
+
   function scrollBoxes(root) {
+    var fits = [], wide = [];
     root.querySelectorAll("[data-series-scroll]").forEach(function (el) {
-      if (overflows(el) || el === document.activeElement) return;   // never take a stop from under the focus
+      if (!overflows(el) && el !== document.activeElement) fits.push(el);   // never take a stop from under the focus
+    });
+    root.querySelectorAll(SCROLLERS).forEach(function (box) {
+      if (!box.hasAttribute("tabindex") && overflows(box)) wide.push(box);
+    });
+    fits.forEach(function (el) {
       el.removeAttribute("tabindex");
       if (el.getAttribute("data-series-scroll") === "group") {
         el.removeAttribute("role");
@@ -40,10 +54,7 @@
       }
       el.removeAttribute("data-series-scroll");
     });
-    var all = root.querySelectorAll("*");
-    for (var j = 0; j < all.length; j++) {
-      var box = all[j];
-      if (box.scrollWidth <= box.clientWidth + 1 || box.hasAttribute("tabindex") || !overflows(box)) continue;
+    wide.forEach(function (box) {
       box.setAttribute("tabindex", "0");
       if (box.tagName === "TABLE") {
         box.setAttribute("data-series-scroll", "table");
@@ -54,7 +65,7 @@
         box.setAttribute("role", "group");
         box.setAttribute("aria-label", what + "（可左右滚动）");
       }
-    }
+    });
   }
 
   function itemText(li) {
@@ -119,11 +130,12 @@
   var ro = null;
   function run() {
     mend(content());
-    // formulas and diagrams are drawn after the page arrives: look again once they have a size
+    // a box's width changes after the page arrives when a web font comes in, or a diagram is drawn
+    // in the browser (`mkdocs serve` without one at build time): look again, once, when that settles
     if (window.ResizeObserver) {
       if (ro) ro.disconnect();
-      ro = new ResizeObserver(function () { scrollBoxes(content()); });
-      content().querySelectorAll(".arithmatex, .mermaid, table").forEach(function (el) { ro.observe(el); });
+      ro = new ResizeObserver(later);
+      content().querySelectorAll(SCROLLERS).forEach(function (el) { ro.observe(el); });
     }
   }
 
