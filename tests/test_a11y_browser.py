@@ -15,7 +15,8 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from support.browser_harness import DESKTOP, INIT_SCRIPT, PHONE, READY_JS, ROOT, TODAY, showcase_post, site_pages
+from support.browser_harness import (DESKTOP, INIT_SCRIPT, PHONE, READY_JS, ROOT, SCROLL_BOXES_MEASURED, TODAY,
+                                     showcase_post, site_pages)
 from serieskit.model.loader import load_site
 from serieskit.analysis.mermaid import mermaid_fences
 from serieskit.render.post import render_post, tooltip
@@ -109,6 +110,7 @@ def _page(browser, server, path: str, viewport=DESKTOP, scheme: str = "light", *
     page.goto(server.origin + path, wait_until="load")
     page.wait_for_function(READY_JS, arg=_diagrams(path), timeout=20_000)
     page.wait_for_timeout(200)   # a11y.js has looked at the drawn page
+    page.wait_for_function(SCROLL_BOXES_MEASURED, timeout=5_000)   # and at the blocks not drawn yet
     page.errors = errors
     return ctx, page
 

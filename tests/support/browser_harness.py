@@ -446,11 +446,19 @@ def axe_source() -> str:
     return AXE.read_text(encoding="utf-8")
 
 
+# a11y.js has measured every box that scrolls sideways, the blocks not yet drawn included
+SCROLL_BOXES_MEASURED = "() => document.documentElement.getAttribute('data-series-scroll-boxes') !== 'measuring'"
+
 # Every rule of the tags, on the whole document (open shadow roots included), once the page has had
-# two frames to settle (a11y.js names the boxes that scroll when formulas and diagrams get their size).
+# two frames to settle (a11y.js names the boxes that scroll when formulas and diagrams get their size)
+# and a11y.js has measured the boxes of the blocks not yet drawn (it does so when the browser is idle;
+# after 5 s axe runs anyway, and reports what is still missing).
 AXE_RUN_JS = r"""
 async (tags) => {
   await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+  const t0 = performance.now();
+  while (document.documentElement.getAttribute("data-series-scroll-boxes") === "measuring" && performance.now() - t0 < 5000)
+    await new Promise((r) => setTimeout(r, 20));
   const res = await axe.run(document, { runOnly: { type: "tag", values: tags }, resultTypes: ["violations"] });
   return res.violations.map((v) => ({ rule: v.id, impact: v.impact, help: v.help,
     nodes: v.nodes.map((n) => ({ target: n.target.join(" "), html: n.html.slice(0, 160),

@@ -33,18 +33,28 @@
   // The boxes the site's pages let scroll sideways (series.css, Material's stylesheet): Material's
   // wrapper of a table (and a table itself), a code block, a display formula, a diagram. Only these
   // are measured, all sizes read before any attribute is written: measuring every element, or
-  // writing between reads, lays out the whole page again, including the blocks below the screen the
-  // browser has not laid out yet (content-visibility, series.css). The browser suite's axe check
+  // writing between reads, lays out the whole page again. The browser suite's axe check
   // (scrollable-region-focusable, every page, phone and desktop) finds a kind of box missing here.
   var SCROLLERS = ".md-typeset__scrollwrap, .md-typeset table, .md-typeset pre > code, .md-typeset div.arithmatex, .md-typeset .mermaid";
 
-  function scrollBoxes(root) {
+  // A block below the screen is not laid out until the reader comes near it (content-visibility,
+  // series.css), so its size says nothing of what it holds. Such a box is measured when the browser
+  // is idle, a few at a time: asking for the width of what is inside lays out that block alone, and
+  // the block stays undrawn. So every wide box has its tab stop soon after the page arrives, without
+  // a long task while it loads; a box drawn later is measured again when its size changes.
+  function undrawn(box) {
+    var inner = box.firstElementChild || box;
+    return !!inner.checkVisibility && !inner.checkVisibility({ contentVisibilityAuto: true });
+  }
+
+  function mark(boxes) {
     var fits = [], wide = [];
-    root.querySelectorAll("[data-series-scroll]").forEach(function (el) {
-      if (!overflows(el) && el !== document.activeElement) fits.push(el);   // never take a stop from under the focus
-    });
-    root.querySelectorAll(SCROLLERS).forEach(function (box) {
-      if (!box.hasAttribute("tabindex") && overflows(box)) wide.push(box);
+    boxes.forEach(function (box) {
+      if (box.hasAttribute("data-series-scroll")) {
+        if (!overflows(box) && box !== document.activeElement) fits.push(box);   // never take a stop from under the focus
+      } else if (!box.hasAttribute("tabindex") && overflows(box)) {
+        wide.push(box);
+      }
     });
     fits.forEach(function (el) {
       el.removeAttribute("tabindex");
@@ -66,6 +76,38 @@
         box.setAttribute("aria-label", what + "（可左右滚动）");
       }
     });
+  }
+
+  // `data-series-scroll-boxes` on the root: "measuring" until every box has been measured, then
+  // "measured" (what a test waits for before it asks whether every wide box has a stop). Each turn
+  // takes a few milliseconds at most, so a phone's slower processor never has a long task from it
+  // while the reader scrolls or types.
+  var queue = [], TURN_MS = 6;
+  var idle = window.requestIdleCallback || function (f) { return setTimeout(f, 16); };
+  function drain() {
+    var batch = [], until = performance.now() + TURN_MS;
+    while (queue.length && (!batch.length || performance.now() < until)) {
+      var box = queue.shift();
+      if (!box.isConnected) continue;
+      if (box.firstElementChild) box.firstElementChild.getBoundingClientRect();   // lays out this block only
+      batch.push(box);
+    }
+    mark(batch);
+    if (queue.length) idle(drain);
+    else document.documentElement.setAttribute("data-series-scroll-boxes", "measured");
+  }
+
+  function scrollBoxes(root) {
+    var drawn = [], wasEmpty = !queue.length;
+    queue = [];
+    root.querySelectorAll(SCROLLERS).forEach(function (box) { (undrawn(box) ? queue : drawn).push(box); });
+    mark(drawn);
+    if (!queue.length) {
+      document.documentElement.setAttribute("data-series-scroll-boxes", "measured");
+      return;
+    }
+    document.documentElement.setAttribute("data-series-scroll-boxes", "measuring");
+    if (wasEmpty) idle(drain);
   }
 
   function itemText(li) {
