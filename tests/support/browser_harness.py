@@ -454,12 +454,13 @@ SCROLL_BOXES_MEASURED = "() => document.documentElement.getAttribute('data-serie
 # and a11y.js has measured the boxes of the blocks not yet drawn (it does so when the browser is idle;
 # after 5 s axe runs anyway, and reports what is still missing).
 AXE_RUN_JS = r"""
-async (tags) => {
+async ({ tags, rules }) => {
   await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
   const t0 = performance.now();
   while (document.documentElement.getAttribute("data-series-scroll-boxes") === "measuring" && performance.now() - t0 < 5000)
     await new Promise((r) => setTimeout(r, 20));
-  const res = await axe.run(document, { runOnly: { type: "tag", values: tags }, resultTypes: ["violations"] });
+  const only = rules ? { type: "rule", values: rules } : { type: "tag", values: tags };
+  const res = await axe.run(document, { runOnly: only, resultTypes: ["violations"] });
   return res.violations.map((v) => ({ rule: v.id, impact: v.impact, help: v.help,
     nodes: v.nodes.map((n) => ({ target: n.target.join(" "), html: n.html.slice(0, 160),
                                  why: (n.failureSummary || "").split("\n").slice(1, 3).join(" ").trim() })) }));
@@ -467,11 +468,12 @@ async (tags) => {
 """
 
 
-def run_axe(page) -> list[dict]:
-    """axe-core's violations on the page as it is now: rule, impact, and each element with the reason."""
+def run_axe(page, rules: list[str] | None = None) -> list[dict]:
+    """axe-core's violations on the page as it is now (every rule of AXE_TAGS, or only `rules`): rule,
+    impact, and each element with the reason."""
     if not page.evaluate("() => typeof window.axe === 'object'"):
         page.evaluate(axe_source())
-    return page.evaluate(AXE_RUN_JS, list(AXE_TAGS))
+    return page.evaluate(AXE_RUN_JS, {"tags": list(AXE_TAGS), "rules": rules})
 
 
 def axe_report(found: dict[str, list[dict]], limit: int = 5) -> str:

@@ -4,7 +4,9 @@
  *
  * - a box that scrolls sideways (a wide table, formula or diagram) can be focused, so the arrow keys
  *   scroll it, and says what it is (a table keeps its own role; other boxes become a named group);
- *   recomputed when the window changes size, so a box that fits is no extra tab stop;
+ *   recomputed when the window changes size or a font arrives, so a box that fits is no extra tab
+ *   stop; a box in a block not drawn yet (series.css, content-visibility) is measured when the
+ *   browser is idle, before a Tab can reach it;
  * - a glossary term (`abbr.series-term`, serieskit/publish/mdext.py) can be focused: Material's tooltip
  *   (content.tooltips) opens on focus as on hover, so a keyboard or a tap opens it too; its title
  *   is also its `aria-description` (Chromium exposes an abbr's title as no description, and Material
@@ -215,4 +217,6 @@
   else if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", run);
   else run();
   window.addEventListener("resize", later);
+  // a web font that arrives (KaTeX's, the text's) widens what a box holds without changing the box
+  if (document.fonts && document.fonts.addEventListener) document.fonts.addEventListener("loadingdone", later);
 })();
