@@ -154,19 +154,23 @@ def drawn_under_the_policy(page) -> dict[str, bool]:
     return out
 
 
+# Each block the browser skips until the reader comes near it (series.css, content-visibility: auto)
+# drawn for two frames, then skipped again: it keeps the height it was drawn at, as after a reader read
+# the page through.
+DRAW_EVERY_BLOCK_JS = """async () => {
+  const skipped = [...document.querySelectorAll('.md-content *')].filter((e) => getComputedStyle(e).contentVisibility === 'auto');
+  skipped.forEach((e) => { e.style.contentVisibility = 'visible'; });
+  await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+  skipped.forEach((e) => { e.style.contentVisibility = ''; });
+  await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+}"""
+
+
 def draw_every_block(page):
-    """Every block of the page drawn once, as by a reader who reads it through (the way a full-page
-    screenshot draws them: a window as tall as the page, for two frames), then the window as it was. A
-    block not drawn has only its estimated height (series.css), and what axe's measuring lays out in it
-    lies over the blocks below, a state no reader sees; once drawn, a block keeps its real height."""
-    size = page.viewport_size
-    for _ in range(4):   # a drawn block is taller or shorter than its estimate: until the page's height holds
-        height = page.evaluate("() => document.documentElement.scrollHeight")
-        page.set_viewport_size({"width": size["width"], "height": max(height, size["height"])})
-        page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
-        if page.evaluate("() => document.documentElement.scrollHeight") == height:
-            break
-    page.set_viewport_size(size)
+    """Every block of the page drawn once, as by a reader who reads it through. A block not drawn has
+    only its estimated height, and what axe's measuring lays out in it lies over the blocks below, a
+    state no reader sees; once drawn, a block keeps its real height."""
+    page.evaluate(DRAW_EVERY_BLOCK_JS)
 
 
 def toggle_scheme(page) -> str:
