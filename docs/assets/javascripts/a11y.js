@@ -174,8 +174,9 @@
   var ro = null;
   function run() {
     mend(content());
-    // a box's width changes after the page arrives when a web font comes in, or a diagram is drawn
-    // in the browser (`mkdocs serve` without one at build time): look again, once, when that settles
+    // a box's size changes after the page arrives when a block below the screen is drawn, or a
+    // diagram is drawn in the browser (`mkdocs serve` without one at build time): look again, once,
+    // when that settles
     if (window.ResizeObserver) {
       if (ro) ro.disconnect();
       ro = new ResizeObserver(later);
