@@ -147,6 +147,12 @@ def _expand(site, wanted: set[str] | None) -> set[str] | None:
     return out
 
 
+def _load(root: Path, conv, args, **kw):
+    """The site as the lint reads it: checked only (the lint publishes nothing, so its asset plan
+    needs the SVG checks' verdicts, not sanitized files)."""
+    return load_site(root, conv, today=args.today, jobs=args.jobs, checked_only=True, **kw)
+
+
 def _fix(args, root: Path, conv, site, findings, scope, out, err):
     """`--fix` (write, then lint again, up to MAX_FIX_ROUNDS) or `--diff` (print what it would write).
     Returns (site, findings, exit status for --diff or None). A file that cannot be written safely
@@ -173,7 +179,7 @@ def _fix(args, root: Path, conv, site, findings, scope, out, err):
             err.write(report.printable(f"fixed {n} finding{'s' if n != 1 else ''} in {rel}") + "\n")
         if args.diff:
             break
-        site = load_site(root, conv, today=args.today, previous=site, cache=cache, jobs=args.jobs, checked_only=True)
+        site = _load(root, conv, args, previous=site, cache=cache)
         findings = lint(site, only, select, ignore, hits, jobs=args.jobs)
     return site, findings, ((1 if changed_any else 0) if args.diff else None)
 
@@ -200,8 +206,7 @@ def run(argv: list[str] | None = None, out=None, err=None) -> int:
         wanted = _resolve_paths(root, args.paths)
         cache = None if args.no_cache else ParseCache(root)
         verdicts = None if args.no_cache else VerdictCache(root)
-        site = load_site(root, conv, today=args.today, cache=cache, jobs=args.jobs, verdicts=verdicts,
-                         checked_only=True)    # (the lint publishes nothing: its plan needs verdicts, not files)
+        site = _load(root, conv, args, cache=cache, verdicts=verdicts)
         if verdicts is not None:
             verdicts.save()
         only = _expand(site, wanted)

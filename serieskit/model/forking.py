@@ -43,9 +43,14 @@ def fork_map(fn, items: list, jobs: int) -> list:
     """`[fn(share) for share in shares]` of `items` split in up to `jobs` contiguous shares, each
     share's result a list; their concatenation, in order."""
     first, *rest = _shares(items, jobs)
-    children = [_Child(fn, share) for share in rest]
+    return _collect([_Child(fn, share) for share in rest], lambda: fn(first))
+
+
+def _collect(children: list, here=list) -> list:
+    """What `here()` returns (the parent's own share), then each child's results, in order; every
+    child is stopped whatever happens (a share that failed makes the others' results unwanted)."""
     try:
-        return [*fn(first), *(x for child in children for x in child.result())]
+        return [*here(), *(x for child in children for x in child.result())]
     finally:
         for child in children:
             child.stop()
@@ -64,11 +69,7 @@ class Pending:
         if self._serial is not None:
             fn, items = self._serial
             return fn(items)
-        try:
-            return [x for child in self._children for x in child.result()]
-        finally:
-            for child in self._children:
-                child.stop()
+        return _collect(self._children)
 
 
 def fork_start(fn, items: list, jobs: int) -> Pending:
