@@ -17,6 +17,8 @@ import threading
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("SERIES_CHROMIUM", "/usr/bin/chromium")
 TODAY = dt.datetime.now(tz=dt.UTC).date()   # the browser suite's build date (SOURCE_DATE_EPOCH)
@@ -450,15 +452,10 @@ def axe_source() -> str:
 SCROLL_BOXES_MEASURED = "() => document.documentElement.getAttribute('data-series-scroll-boxes') !== 'measuring'"
 
 # Every rule of the tags, on the whole document (open shadow roots included), once the page has had
-# two frames to settle (a11y.js names the boxes that scroll when formulas and diagrams get their size)
-# and a11y.js has measured the boxes of the blocks not yet drawn (it does so when the browser is idle;
-# after 5 s axe runs anyway, and reports what is still missing).
+# two frames to settle (a11y.js names the boxes that scroll when formulas and diagrams get their size).
 AXE_RUN_JS = r"""
 async ({ tags, rules }) => {
   await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
-  const t0 = performance.now();
-  while (document.documentElement.getAttribute("data-series-scroll-boxes") === "measuring" && performance.now() - t0 < 5000)
-    await new Promise((r) => setTimeout(r, 20));
   const only = rules ? { type: "rule", values: rules } : { type: "tag", values: tags };
   const res = await axe.run(document, { runOnly: only, resultTypes: ["violations"] });
   return res.violations.map((v) => ({ rule: v.id, impact: v.impact, help: v.help,
@@ -473,6 +470,10 @@ def run_axe(page, rules: list[str] | None = None) -> list[dict]:
     impact, and each element with the reason."""
     if not page.evaluate("() => typeof window.axe === 'object'"):
         page.evaluate(axe_source())
+    try:   # a11y.js measures the boxes of the blocks not yet drawn when the browser is idle
+        page.wait_for_function(SCROLL_BOXES_MEASURED, timeout=5_000)
+    except PlaywrightTimeout:   # axe runs anyway, and reports what is still missing
+        pass
     return page.evaluate(AXE_RUN_JS, {"tags": list(AXE_TAGS), "rules": rules})
 
 
