@@ -14,6 +14,12 @@ with Lighthouse's own mobile emulation and simulated slow 4G. Printed per page: 
 blocking time, largest contentful paint, accessibility score (and the audits that fail it), script
 bytes transferred. A benchmark, not a test: the target is accessibility 100 on every page.
 
+One run of a page varies a lot (three runs of the same build of rl-fully-async gave a blocking time of
+152, 169 and 251 ms), so each page is run `--runs` times (5 by default, as Lighthouse's docs/variability.md
+advises: "the median Lighthouse score of 5 runs is twice as stable as 1 run") and the run printed is the
+one Lighthouse's own `computeMedianRun` (core/lib/median-run.js) picks: the run closest to the median
+first paint and time to interactive. Beside it, the lowest and highest blocking time of the runs.
+
 Lighthouse 12.8.2, not 12.2.3: up to 12.5 Lighthouse's trace also records style-invalidation tracking
 (`disabled-by-default-devtools.timeline.invalidationTracking`, for layout-shift root causes), which
 slows every style recalculation of the traced page; on these pages one recalculation takes some 30
@@ -21,7 +27,8 @@ times longer with it, and Lighthouse counts that time as blocking time the reade
 dropped the category; 12.8.2 is the newest release that runs on Node 20 (13.x needs Node 22).
 
     .venv/bin/python scripts/bench_readers.py                      # every page (about 15 s a page)
-    .venv/bin/python scripts/bench_readers.py --quick              # home, one series index, one post
+    .venv/bin/python scripts/bench_readers.py --quick              # home, one series index, one post, 1 run each
+    .venv/bin/python scripts/bench_readers.py --runs 3             # fewer runs a page (the default is 5)
     .venv/bin/python scripts/bench_readers.py --compare .bench/readers-main.json   # beside a saved run
     .venv/bin/python scripts/bench_readers.py --site /tmp/main-site --save .bench/readers-main.json
 
@@ -48,6 +55,7 @@ from serieskit.model.urls import page_file, url_dir  # noqa: E402
 
 BENCH = ROOT / ".bench"
 LIGHTHOUSE = ROOT / "node_modules" / ".bin" / "lighthouse"
+MEDIAN_RUN = ROOT / "node_modules" / "lighthouse" / "core" / "lib" / "median-run.js"
 FLAGS = ["--form-factor=mobile", "--only-categories=performance,accessibility", "--output=json", "--quiet",
          "--chrome-flags=--headless=new --no-sandbox"]
 
@@ -80,11 +88,28 @@ def lighthouse(url: str) -> dict:
     problem = lhr.get("runtimeError", {}).get("message")
     return {"performance": score("performance"), "tbt_ms": num("total-blocking-time"),
             "lcp_ms": num("largest-contentful-paint"), "accessibility": score("accessibility"),
-            "script_bytes": scripts, "a11y_failing": failing, **({"error": problem} if problem else {})}
+            "script_bytes": scripts, "a11y_failing": failing, "fcp_ms": num("first-contentful-paint"),
+            "tti_ms": num("interactive"), **({"error": problem} if problem else {})}
 
 
-def measure(site_dir: Path | None, paths: list[str], label: str) -> dict:
-    """Build the site (unless given), serve it, run Lighthouse on each page."""
+def median_run(runs: list[dict]) -> dict:
+    """The run Lighthouse's computeMedianRun picks (closest to the median first paint and time to
+    interactive), with the lowest and highest blocking time of all the runs beside it."""
+    good = [r for r in runs if r.get("fcp_ms") is not None and r.get("tti_ms") is not None]
+    if not good:
+        return runs[-1]
+    lhrs = [{"audits": {"first-contentful-paint": {"numericValue": r["fcp_ms"]},
+                        "interactive": {"numericValue": r["tti_ms"]}}, "run": k} for k, r in enumerate(good)]
+    js = (f"import {{computeMedianRun}} from {json.dumps(MEDIAN_RUN.as_uri())};"
+          "let s='';process.stdin.on('data',d=>s+=d).on('end',()=>console.log(computeMedianRun(JSON.parse(s)).run));")
+    r = subprocess.run(["node", "--input-type=module", "-e", js], input=json.dumps(lhrs), capture_output=True,
+                       text=True, check=True)
+    tbts = [x["tbt_ms"] for x in good if x.get("tbt_ms") is not None]
+    return {**good[int(r.stdout)], "runs": len(runs), "tbt_range": [min(tbts), max(tbts)] if tbts else None}
+
+
+def measure(site_dir: Path | None, paths: list[str], label: str, runs: int = 1) -> dict:
+    """Build the site (unless given), serve it, run Lighthouse `runs` times on each page (`median_run`)."""
     with tempfile.TemporaryDirectory(prefix="bench-readers-") as tmp:
         out = site_dir or Path(tmp) / "site"
         with SiteServer(out, cache=True, gzip=True, headers=True) as srv:
@@ -98,23 +123,25 @@ def measure(site_dir: Path | None, paths: list[str], label: str) -> dict:
                 if not (out / page_file(path)).is_file():
                     results[path] = {"error": "no such page in this build"}
                     continue
-                results[path] = lighthouse(srv.base + path)
+                results[path] = median_run([lighthouse(srv.base + path) for _ in range(runs)])
                 print(f"  {label}: /{path} done", file=sys.stderr)
-    return {"label": label, "site": str(site_dir) if site_dir else "built from this checkout", "pages": results}
+    return {"label": label, "site": str(site_dir) if site_dir else "built from this checkout", "runs": runs,
+            "pages": results}
 
 
 def cell(res: dict | None) -> list[str]:
     if not res:
-        return ["", "", "", "", ""]
+        return ["", "", "", "", "", ""]
     if "error" in res and res.get("performance") is None:
-        return ["error", "", "", "", ""]
+        return ["error", "", "", "", "", ""]
     f = lambda v, d=1: "" if v is None else f"{v / d:,.0f}"   # noqa: E731
-    return [f(res.get("performance")), f(res.get("tbt_ms")), f(res.get("lcp_ms")), f(res.get("accessibility")),
-            f(res.get("script_bytes"), 1024)]
+    spread = res.get("tbt_range")
+    return [f(res.get("performance")), f(res.get("tbt_ms")), f"{f(spread[0])}–{f(spread[1])}" if spread else "",
+            f(res.get("lcp_ms")), f(res.get("accessibility")), f(res.get("script_bytes"), 1024)]
 
 
 def table(run: dict, other: dict | None) -> str:
-    head = ["perf", "TBT ms", "LCP ms", "a11y", "script KB"]
+    head = ["perf", "TBT ms", "TBT of the runs", "LCP ms", "a11y", "script KB"]
     paths = list(run["pages"]) + [p for p in (other or {}).get("pages", {}) if p not in run["pages"]]
     rows = []
     for p in paths:
@@ -127,7 +154,10 @@ def table(run: dict, other: dict | None) -> str:
     width = [max(len(r[i]) for r in rows + [["page"] + head]) for i in range(len(head) + 1)]
     lines = []
     if other is not None:
-        lines.append(f"before: {other['label']} ({other['site']}); after: {run['label']} ({run['site']})")
+        lines.append(f"before: {other['label']} ({other['site']}, {other.get('runs', 1)} run(s) a page); "
+                     f"after: {run['label']} ({run['site']}, {run.get('runs', 1)} run(s) a page)")
+    else:
+        lines.append(f"{run.get('runs', 1)} run(s) a page; the median run (Lighthouse's computeMedianRun)")
     lines.append("  ".join(h.ljust(width[i]) if i == 0 else h.rjust(width[i]) for i, h in enumerate(["page"] + head)))
     for r in rows:
         lines.append("  ".join(c.ljust(width[i]) if i == 0 else c.rjust(width[i]) for i, c in enumerate(r)))
@@ -144,19 +174,23 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--compare", help="a saved run (JSON) or a built site's folder, printed beside this run")
     ap.add_argument("--save", type=Path, help="also write this run to FILE")
     ap.add_argument("--label", default="current", help="the run's name in the table and the JSON")
+    ap.add_argument("--page", action="append", help="only this page (a URL path such as train-infer-accel/tech-map/; "
+                    "may be given more than once)")
+    ap.add_argument("--runs", type=int, help="Lighthouse runs a page, the median one printed (default 5; --quick: 1)")
     args = ap.parse_args(argv)
+    runs = args.runs or (1 if args.quick else 5)
     if not LIGHTHOUSE.is_file():
         print(f"{LIGHTHOUSE} is missing: run `npm ci` (lighthouse is a devDependency in package.json)", file=sys.stderr)
         return 2
     if not Path(CHROMIUM).is_file():
         print(f"Lighthouse needs Chromium at {CHROMIUM}", file=sys.stderr)
         return 2
-    paths = pages(args.quick)
+    paths = [p.strip("/") + "/" if p.strip("/") else "" for p in args.page] if args.page else pages(args.quick)
     other = None
     if args.compare:
         c = Path(args.compare)
         if c.is_dir():
-            other = measure(c, paths, "compared")
+            other = measure(c, paths, "compared", runs)
             BENCH.mkdir(exist_ok=True)
             (BENCH / "readers-compared.json").write_text(json.dumps(other, ensure_ascii=False, indent=1) + "\n",
                                                          encoding="utf-8")
@@ -165,7 +199,7 @@ def main(argv: list[str] | None = None) -> int:
         else:
             print(f"--compare {c}: no such file or folder", file=sys.stderr)
             return 2
-    run = measure(args.site, paths, args.label)
+    run = measure(args.site, paths, args.label, runs)
     BENCH.mkdir(exist_ok=True)
     for f in [BENCH / "readers.json"] + ([args.save] if args.save else []):
         f.write_text(json.dumps(run, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
