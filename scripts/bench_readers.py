@@ -18,7 +18,8 @@ One run of a page varies a lot (three runs of the same build of rl-fully-async g
 152, 169 and 251 ms), so each page is run `--runs` times (5 by default, as Lighthouse's docs/variability.md
 advises: "the median Lighthouse score of 5 runs is twice as stable as 1 run") and the run printed is the
 one Lighthouse's own `computeMedianRun` (core/lib/median-run.js) picks: the run closest to the median
-first paint and time to interactive. Beside it, the lowest and highest blocking time of the runs.
+first paint and time to interactive. Beside it, the median, lowest and highest blocking time of the
+runs (the median run's own blocking time may be any of them).
 
 Lighthouse 12.8.2, not 12.2.3: up to 12.5 Lighthouse's trace also records style-invalidation tracking
 (`disabled-by-default-devtools.timeline.invalidationTracking`, for layout-shift root causes), which
@@ -104,8 +105,9 @@ def median_run(runs: list[dict]) -> dict:
           "let s='';process.stdin.on('data',d=>s+=d).on('end',()=>console.log(computeMedianRun(JSON.parse(s)).run));")
     r = subprocess.run(["node", "--input-type=module", "-e", js], input=json.dumps(lhrs), capture_output=True,
                        text=True, check=True)
-    tbts = [x["tbt_ms"] for x in good if x.get("tbt_ms") is not None]
-    return {**good[int(r.stdout)], "runs": len(runs), "tbt_range": [min(tbts), max(tbts)] if tbts else None}
+    tbts = sorted(x["tbt_ms"] for x in good if x.get("tbt_ms") is not None)
+    return {**good[int(r.stdout)], "runs": len(runs), "tbt_range": [tbts[0], tbts[-1]] if tbts else None,
+            "tbt_median_ms": (tbts[(len(tbts) - 1) // 2] + tbts[len(tbts) // 2]) / 2 if tbts else None}
 
 
 def measure(site_dir: Path | None, paths: list[str], label: str, runs: int = 1) -> dict:
@@ -136,12 +138,13 @@ def cell(res: dict | None) -> list[str]:
         return ["error", "", "", "", "", ""]
     f = lambda v, d=1: "" if v is None else f"{v / d:,.0f}"   # noqa: E731
     spread = res.get("tbt_range")
-    return [f(res.get("performance")), f(res.get("tbt_ms")), f"{f(spread[0])}–{f(spread[1])}" if spread else "",
+    runs = f"{f(res.get('tbt_median_ms'))} ({f(spread[0])}–{f(spread[1])})" if spread else ""
+    return [f(res.get("performance")), f(res.get("tbt_ms")), runs,
             f(res.get("lcp_ms")), f(res.get("accessibility")), f(res.get("script_bytes"), 1024)]
 
 
 def table(run: dict, other: dict | None) -> str:
-    head = ["perf", "TBT ms", "TBT of the runs", "LCP ms", "a11y", "script KB"]
+    head = ["perf", "TBT ms", "TBT of the runs: median (range)", "LCP ms", "a11y", "script KB"]
     paths = list(run["pages"]) + [p for p in (other or {}).get("pages", {}) if p not in run["pages"]]
     rows = []
     for p in paths:

@@ -459,6 +459,42 @@ def test_instant_navigation_shows_diagrams_and_formulas(reader, server, built):
     assert not reader.visit.console and not reader.visit.failed, reader.visit.console + reader.visit.failed
 
 
+STYLESHEET_LOADS_JS = r"""
+window.__stylesheetLoads = [];
+document.addEventListener("load", (e) => {
+  if (e.target instanceof HTMLLinkElement && e.target.rel === "stylesheet")
+    window.__stylesheetLoads.push({ sheet: e.target.href.split("/").pop(), afterMaterial: "document$" in window });
+}, true);
+"""
+
+
+def test_no_stylesheet_loads_again_after_the_page_is_styled(reader, server):
+    """Material's instant navigation makes every relative address of the page absolute as its script
+    starts; a stylesheet whose address changes is loaded again and the whole page restyled and laid out
+    (50-100 ms of blocking time on a long post on a phone). The site's <head> ends by making the
+    stylesheets' addresses absolute (overrides/partials/series-stylesheets.html), so that no stylesheet
+    loads once Material's script has run, and instant navigation still finds its way."""
+    seq = [p for s in SITE.series.values() for p in SITE.series_posts(s.slug, include_drafts=False)]
+    a, b = next((a, b) for a, b in zip(seq, seq[1:]) if has_math(a) and has_math(b))
+    reader.context.add_init_script(STYLESHEET_LOADS_JS)
+    reader.goto(server.origin + "/" + a.url_dir)
+    assert wait_ready(reader, len(mermaid_fences(a)))
+    reader.wait_for_timeout(300)     # a load Material's script started would come after it ran
+    sheets = reader.evaluate("[...document.querySelectorAll('link[rel=stylesheet]')].map(l => l.getAttribute('href'))")
+    loads = reader.evaluate("window.__stylesheetLoads")
+    assert any("katex" in s for s in sheets) and all(s.startswith(server.origin + "/") for s in sheets), sheets
+    assert {x["sheet"] for x in loads} == {s.split("/").pop() for s in sheets}, (loads, sheets)
+    late = [x["sheet"] for x in loads if x["afterMaterial"]]
+    assert not late, f"{a.url_dir}: loaded again after Material's script ran (the whole page restyled): {late}"
+    reader.evaluate("window.__sameDocument = true")
+    reader.locator(".md-content .series-nav__next").click()
+    reader.wait_for_function("(t) => (document.querySelector('.md-content h1') || {}).textContent === t", arg=b.title)
+    assert reader.evaluate("window.__sameDocument === true"), "the link reloaded the page: instant navigation is off"
+    assert reader.evaluate("window.__stylesheetLoads.length") == len(loads), \
+        f"instant navigation to {b.url_dir} loaded a stylesheet again: {reader.evaluate('window.__stylesheetLoads')[len(loads):]}"
+    assert not reader.visit.console and not reader.visit.failed, reader.visit.console + reader.visit.failed
+
+
 CANARY = """
 ```mermaid
 flowchart LR

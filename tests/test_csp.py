@@ -1,9 +1,9 @@
 """The Content-Security-Policy as written (the browser side is tests/test_csp_browser.py): only the
 site's own origin for scripts, styles, fonts, images, connections and workers; no eval; inline scripts
 only by hash, never 'unsafe-inline' in script-src; the meta tag of every page and `_headers` carry the
-same policy. The hashes are those of the theme's own inline scripts, known before any page is built
-(serieskit/publish/csp.py THEME_SCRIPTS): an inline script anything else puts into a page is not allowed, and the
-build reports it (SEC001), so a strict build fails.
+same policy. The hashes are those of the theme's own inline scripts and the site's one, known before any page
+is built (serieskit/publish/csp.py THEME_SCRIPTS, SITE_SCRIPTS): an inline script anything else puts into a page
+is not allowed, and the build reports it (SEC001), so a strict build fails.
 """
 from __future__ import annotations
 
@@ -77,6 +77,7 @@ def test_the_allowed_scripts_are_the_themes_own_pinned_list():
     """The list is short and written down; a new entry is a decision, not something a page brings."""
     assert csp.THEME_SCRIPTS == ("partials/javascripts/base.html", "partials/javascripts/palette.html",
                                  "partials/javascripts/content.html")
+    assert csp.SITE_SCRIPTS == ("partials/series-stylesheets.html",)
 
 
 @pytest.mark.slow
@@ -114,7 +115,7 @@ def test_meta_and_headers_carry_the_same_policy_on_every_page(site):
 @pytest.mark.slow
 def test_the_policy_allows_the_themes_scripts_and_nothing_a_page_brings(site):
     allowed = set(parse(header_policy(site))["script-src"]) - {"'self'", "'wasm-unsafe-eval'"}
-    assert len(allowed) == len(csp.THEME_SCRIPTS)
+    assert len(allowed) == len(csp.THEME_SCRIPTS) + len(csp.SITE_SCRIPTS)
     seen = set()
     for page in site.rglob("*.html"):
         for body in inline_scripts(page.read_text(encoding="utf-8")):

@@ -13,7 +13,9 @@ each holds one inline script; overrides/partials/header.html is Material's heade
 changed (Material shows its header search box only with its own search plugin, which downloads its
 whole index on every first visit; the site's box searches the Pagefind index, hooks/serieshooks/search.py);
 serieskit/publish/draw/material-mermaid.css is the stylesheet Material's bundle gives mermaid (`themeCSS`),
-so that the diagrams the build draws look as Material drew them.
+so that the diagrams the build draws look as Material drew them; and Material's instant navigation still
+makes the page's relative addresses absolute as its script starts (why overrides/partials/series-stylesheets.html
+makes the stylesheets' absolute first).
 """
 from __future__ import annotations
 
@@ -128,3 +130,23 @@ def test_the_mermaid_theme_is_the_one_materials_bundle_gives_mermaid():
         f"Material {material.__version__} changed its mermaid stylesheet ({bundles[0].name}): copy the string "
         f"starting {MERMAID_CSS_START!r} to serieskit/publish/draw/material-mermaid.css (the drawing cache follows it). "
         f"First difference at {at}: Material {theirs[at:at + 80]!r}, ours {ours[at:at + 80]!r}")
+
+
+def test_materials_instant_navigation_still_makes_relative_addresses_absolute():
+    """overrides/partials/series-stylesheets.html exists because Material's instant navigation, as its
+    script starts, gives every relative `href` / `src` of the page its absolute address (`resolve` in
+    integrations/instant/index.ts) and leaves absolute ones alone: a stylesheet whose address changes is
+    loaded again and the page restyled. When Material changes this, the partial may be dropped or must
+    change (tests/test_browser.py test_no_stylesheet_loads_again_after_the_page_is_styled)."""
+    import json
+    import material
+    maps = sorted((Path(material.__file__).parent / "templates" / "assets" / "javascripts").glob("bundle.*.min.js.map"))
+    assert len(maps) == 1, f"expected one Material bundle source map, found {[m.name for m in maps]}"
+    data = json.loads(maps[0].read_text(encoding="utf-8"))
+    sources = dict(zip(data["sources"], data["sourcesContent"]))
+    instant = next((text for name, text in sources.items() if name.endswith("integrations/instant/index.ts")), None)
+    assert instant is not None, f"Material {material.__version__}: no integrations/instant/index.ts in {maps[0].name}"
+    for part in ('getElements("[href], [src]", document)', r"!/^(?:[a-z]+:)?\/\//i.test(value)", "el[key] = el[key]",
+                 "of(document)\n    .subscribe(resolve)"):
+        assert part in instant, (f"Material {material.__version__} changed how instant navigation resolves addresses "
+                                 f"({part!r} is gone): check overrides/partials/series-stylesheets.html is still needed")

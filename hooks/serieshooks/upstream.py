@@ -34,11 +34,19 @@ The Zensical adapter (scripts/zensical_build.py) has its own, listed in its docs
 stylesheet found by glob (`templates/assets/stylesheets/main.*.min.css`, for the search box's rules),
 Zensical's template layout and its log format (pins: tests/test_zensical.py).
 
-Outside this adapter, one copy of Material's internals: `serieskit/publish/draw/material-mermaid.css` is the
-stylesheet Material's bundle passes to mermaid as `themeCSS` (a string in
-`material/templates/assets/javascripts/bundle.*.min.js`), so that diagrams drawn by the build look as
-Material drew them. tests/test_upstream.py compares it with the installed bundle and fails loudly when
-Material changes it.
+Outside this adapter, two reliances on Material's front end, shared by both hosts:
+
+- `overrides/partials/series-stylesheets.html` makes the stylesheets' addresses absolute at the end of
+  <head>: Material's instant navigation makes every relative address absolute as its script starts
+  (`resolve` in integrations/instant/index.ts), and a stylesheet whose address changes is loaded again
+  and the whole page restyled and laid out after it was drawn (pins: tests/test_upstream.py
+  test_materials_instant_navigation_still_makes_relative_addresses_absolute, tests/test_browser.py
+  test_no_stylesheet_loads_again_after_the_page_is_styled).
+- One copy of Material's internals: `serieskit/publish/draw/material-mermaid.css` is the stylesheet
+  Material's bundle passes to mermaid as `themeCSS` (a string in
+  `material/templates/assets/javascripts/bundle.*.min.js`), so that diagrams drawn by the build look as
+  Material drew them. tests/test_upstream.py compares it with the installed bundle and fails loudly when
+  Material changes it.
 """
 from __future__ import annotations
 

@@ -2,8 +2,8 @@
 
 Scripts: the site's own files (`'self'`) and, by their sha256, exactly the inline scripts of the
 theme's own templates (THEME_SCRIPTS below, rendered from Material's partials with this site's
-configuration). Nothing is learnt from the pages: an inline script a page carries that is not one of
-those (from a post, a diagram, an override, a new theme version) is not allowed by the policy, and the
+configuration) and the site's own (SITE_SCRIPTS). Nothing is learnt from the pages: an inline script a
+page carries that is not one of those (from a post, a diagram, an override, a new theme version) is not allowed by the policy, and the
 build reports it as an SEC001 error naming the page (`unknown_scripts`), so a strict build fails.
 
 `mkdocs serve` adds its live-reload script to each page it serves; `serve_policy` allows exactly the
@@ -26,6 +26,12 @@ THEME_SCRIPTS = (
     "partials/javascripts/base.html",      # __md_scope, __md_get / __md_set (localStorage helpers)
     "partials/javascripts/palette.html",   # restores the reader's light / dark choice before paint
     "partials/javascripts/content.html",   # opens the content tab named by the URL's #hash
+)
+
+# The site's own inline script (overrides/), allowed the same way: the stylesheets' addresses made
+# absolute before the page is parsed (the partial says why).
+SITE_SCRIPTS = (
+    "partials/series-stylesheets.html",
 )
 
 INLINE_SCRIPT = re.compile(r"<script(?P<attrs>[^>]*)>(?P<body>.*?)</script\s*>", re.S | re.I)
@@ -55,10 +61,11 @@ def inline_scripts(html_text: str) -> list[str]:
 
 
 def theme_scripts(env, config) -> dict[str, str]:
-    """THEME_SCRIPTS rendered with this site's configuration: partial -> the script's hash."""
+    """THEME_SCRIPTS and SITE_SCRIPTS rendered with this site's configuration (`env` loads the site's
+    overrides before the theme, as the pages do): partial -> the script's hash."""
     context = {"config": config, "features": config.theme.get("features", []), "base_url": "."}
     out = {}
-    for name in THEME_SCRIPTS:
+    for name in THEME_SCRIPTS + SITE_SCRIPTS:
         bodies = inline_scripts(env.get_template(name).render(**context))
         if len(bodies) != 1:
             raise RuntimeError(f"the theme's {name} rendered {len(bodies)} inline scripts, not one: the theme "
