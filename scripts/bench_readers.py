@@ -27,7 +27,7 @@ slows every style recalculation of the traced page; on these pages one recalcula
 times longer with it, and Lighthouse counts that time as blocking time the reader never has. 12.6
 dropped the category; 12.8.2 is the newest release that runs on Node 20 (13.x needs Node 22).
 
-    .venv/bin/python scripts/bench_readers.py                      # every page (about 15 s a page)
+    .venv/bin/python scripts/bench_readers.py                      # every page, 5 runs each (about 1 min a page)
     .venv/bin/python scripts/bench_readers.py --quick              # home, one series index, one post, 1 run each
     .venv/bin/python scripts/bench_readers.py --runs 3             # fewer runs a page (the default is 5)
     .venv/bin/python scripts/bench_readers.py --compare .bench/readers-main.json   # beside a saved run

@@ -40,8 +40,10 @@ Outside this adapter, two reliances on Material's front end, shared by both host
   <head>: Material's instant navigation makes every relative address absolute as its script starts
   (`resolve` in integrations/instant/index.ts), and a stylesheet whose address changes is loaded again
   and the whole page restyled and laid out after it was drawn (pins: tests/test_upstream.py
-  test_materials_instant_navigation_still_makes_relative_addresses_absolute, tests/test_browser.py
-  test_no_stylesheet_loads_again_after_the_page_is_styled).
+  test_materials_instant_navigation_still_makes_relative_addresses_absolute, which reads Material's
+  bundle through its source map; Zensical's bundle, minified without one, carries the same code and is
+  held by tests/test_browser.py test_no_stylesheet_loads_again_after_the_page_is_styled, which runs
+  on both hosts' sites).
 - One copy of Material's internals: `serieskit/publish/draw/material-mermaid.css` is the stylesheet
   Material's bundle passes to mermaid as `themeCSS` (a string in
   `material/templates/assets/javascripts/bundle.*.min.js`), so that diagrams drawn by the build look as

@@ -3,8 +3,9 @@
 Scripts: the site's own files (`'self'`) and, by their sha256, exactly the inline scripts of the
 theme's own templates (THEME_SCRIPTS below, rendered from Material's partials with this site's
 configuration) and the site's own (SITE_SCRIPTS). Nothing is learnt from the pages: an inline script a
-page carries that is not one of those (from a post, a diagram, an override, a new theme version) is not allowed by the policy, and the
-build reports it as an SEC001 error naming the page (`unknown_scripts`), so a strict build fails.
+page carries that is not one of those (from a post, a diagram, an override not listed in SITE_SCRIPTS,
+a new theme version) is not allowed by the policy, and the build reports it as an SEC001 error naming
+the page (`unknown_scripts`), so a strict build fails.
 
 `mkdocs serve` adds its live-reload script to each page it serves; `serve_policy` allows exactly the
 scripts the server added to that response, nothing the page already had.
@@ -68,8 +69,9 @@ def theme_scripts(env, config) -> dict[str, str]:
     for name in THEME_SCRIPTS + SITE_SCRIPTS:
         bodies = inline_scripts(env.get_template(name).render(**context))
         if len(bodies) != 1:
-            raise RuntimeError(f"the theme's {name} rendered {len(bodies)} inline scripts, not one: the theme "
-                               f"changed; update THEME_SCRIPTS in serieskit/publish/csp.py")
+            which = ("the site's", "SITE_SCRIPTS") if name in SITE_SCRIPTS else ("the theme's", "THEME_SCRIPTS")
+            raise RuntimeError(f"{which[0]} {name} rendered {len(bodies)} inline scripts, not one: it changed; "
+                               f"update {which[1]} in serieskit/publish/csp.py")
         out[name] = sha256(bodies[0])
     return out
 
