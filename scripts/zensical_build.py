@@ -192,9 +192,10 @@ def policy_of_theme(config: dict) -> tuple[set[str], str]:
     """The hashes of the theme's own inline scripts (Zensical's partials, rendered with this site's
     settings) and of the site's own (overrides/, found first as `custom_dir` is), and the policy they
     make: nothing is learnt from the built pages."""
-    overrides = ROOT / config.get("theme", {}).get("custom_dir", "overrides")
+    theme = config.get("theme", {})
+    overrides = ROOT / theme.get("custom_dir", "overrides")
     env = jinja2.Environment(loader=jinja2.FileSystemLoader([str(overrides), str(theme_templates())]))
-    settings = types.SimpleNamespace(theme=config.get("theme", {}), extra=config.get("extra", {}))
+    settings = types.SimpleNamespace(theme=theme, extra=config.get("extra", {}))
     allowed = set(csp.theme_scripts(env, settings).values())
     return allowed, csp.policy(allowed)
 

@@ -69,9 +69,9 @@ def theme_scripts(env, config) -> dict[str, str]:
     for name in THEME_SCRIPTS + SITE_SCRIPTS:
         bodies = inline_scripts(env.get_template(name).render(**context))
         if len(bodies) != 1:
-            which = ("the site's", "SITE_SCRIPTS") if name in SITE_SCRIPTS else ("the theme's", "THEME_SCRIPTS")
-            raise RuntimeError(f"{which[0]} {name} rendered {len(bodies)} inline scripts, not one: it changed; "
-                               f"update {which[1]} in serieskit/publish/csp.py")
+            whose, listed = ("the site's", "SITE_SCRIPTS") if name in SITE_SCRIPTS else ("the theme's", "THEME_SCRIPTS")
+            raise RuntimeError(f"{whose} {name} rendered {len(bodies)} inline scripts, not one: it changed; "
+                               f"update {listed} in serieskit/publish/csp.py")
         out[name] = sha256(bodies[0])
     return out
 
