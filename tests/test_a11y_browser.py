@@ -252,6 +252,36 @@ def test_a_wide_table_scrolls_from_the_keyboard_on_a_phone(browser, server, buil
     ctx.close()
 
 
+# A table below the first screen that holds a link or a glossary term, not drawn yet (series.css: the
+# browser skips it until the reader comes near); its first link or term gets an id to know it by.
+UNDRAWN_TABLE_LINK_JS = r"""
+() => {
+  const undrawn = (w) => !w.firstElementChild.checkVisibility({ contentVisibilityAuto: true });
+  const wrap = [...document.querySelectorAll(".md-content .md-typeset__scrollwrap")]
+    .find((w) => w.querySelector("a[href], abbr") && undrawn(w));
+  if (!wrap) return null;
+  const target = wrap.querySelector("a[href], abbr");
+  target.id = "series-test-target";
+  return target.textContent.trim();
+}
+"""
+
+
+def test_a_link_in_a_table_below_the_screen_is_reached_and_drawn_on_focus(browser, server):
+    """Tables are skipped below the screen whatever they hold; the keyboard still reaches a link or term in
+    one, and the block is drawn for it: the stop is on screen with its ring."""
+    ctx, page = _page(browser, server, POST, viewport=PHONE)
+    text = page.evaluate(UNDRAWN_TABLE_LINK_JS)
+    assert text, f"{POST}: no table holding a link or term is left undrawn below a phone's first screen"
+    stop = tab_to(page, lambda s: s["id"] == "series-test-target")
+    assert stop["onScreen"], f"{POST}: the focused {stop['tag']} {text!r} in a table below the screen is not on screen"
+    assert stop["outline"] == "auto" or (stop["outlineWidth"] >= 2 and stop["ratio"] >= MIN_FOCUS_CONTRAST), stop
+    drawn = page.evaluate("() => document.getElementById('series-test-target').closest('.md-typeset__table')"
+                          ".checkVisibility({ contentVisibilityAuto: true })")
+    assert drawn, f"{POST}: the table holding the focused {text!r} is still not drawn"
+    ctx.close()
+
+
 # --- glossary terms ------------------------------------------------------------------------------------------------
 def _term_post():
     return next((p, t) for p in PUBLISHED for t in render_post(p, SITE).glossary_terms[:1])
