@@ -34,12 +34,13 @@ dropped the category; 12.8.2 is the newest release that runs on Node 20 (13.x ne
     .venv/bin/python scripts/bench_readers.py --site /tmp/main-site --save .bench/readers-main.json
 
 The run is written to .bench/readers.json (and to --save FILE); `--compare` takes such a file, or a
-built site's folder (then measured in the same run and written to .bench/readers-compared.json), and
-prints it beside the current one.
+built site's folder (then measured in the same run, each page's runs taking turns between the two
+sites, and written to .bench/readers-compared.json), and prints it beside the current one.
 """
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import subprocess
@@ -110,25 +111,37 @@ def median_run(runs: list[dict]) -> dict:
             "tbt_median_ms": (tbts[(len(tbts) - 1) // 2] + tbts[len(tbts) // 2]) / 2 if tbts else None}
 
 
-def measure(site_dir: Path | None, paths: list[str], label: str, runs: int = 1) -> dict:
-    """Build the site (unless given), serve it, run Lighthouse `runs` times on each page (`median_run`)."""
-    with tempfile.TemporaryDirectory(prefix="bench-readers-") as tmp:
-        out = site_dir or Path(tmp) / "site"
-        with SiteServer(out, cache=True, gzip=True, headers=True) as srv:
+def measure(sites: list[tuple[Path | None, str]], paths: list[str], runs: int = 1) -> list[dict]:
+    """Each of `sites` (a built site's folder, or None: build this checkout; and its label) served at
+    once, Lighthouse run `runs` times on each page of each (`median_run`). A page's runs take turns
+    between the sites, in the order A B, B A, A B...: the machine's speed drifts over a benchmark
+    of half an hour (a page identical in two builds measured one build after the other once gave a
+    blocking time of 112 and then 79 ms), and taking turns lays that drift on both sides alike."""
+    with tempfile.TemporaryDirectory(prefix="bench-readers-") as tmp, contextlib.ExitStack() as stack:
+        served = []
+        for k, (site_dir, _) in enumerate(sites):
+            out = site_dir or Path(tmp) / f"site{k}"
+            srv = stack.enter_context(SiteServer(out, cache=True, gzip=True, headers=True))
             if site_dir is None:
                 out.mkdir()
                 r = build_site(out, ROOT, site_url=srv.base)
                 if r.returncode != 0:
                     sys.exit(f"build failed:\n{(r.stdout + r.stderr)[-3000:]}")
-            results = {}
-            for path in paths:
-                if not (out / page_file(path)).is_file():
-                    results[path] = {"error": "no such page in this build"}
-                    continue
-                results[path] = median_run([lighthouse(srv.base + path) for _ in range(runs)])
-                print(f"  {label}: /{path} done", file=sys.stderr)
-    return {"label": label, "site": str(site_dir) if site_dir else "built from this checkout", "runs": runs,
-            "pages": results}
+            served.append((out, srv))
+        results: list[dict] = [{} for _ in sites]
+        for path in paths:
+            got: list[list[dict]] = [[] for _ in sites]
+            for k in range(runs):
+                order = list(range(len(sites)))
+                for i in order[::-1] if k % 2 else order:
+                    out, srv = served[i]
+                    if (out / page_file(path)).is_file():
+                        got[i].append(lighthouse(srv.base + path))
+            for i, runs_of in enumerate(got):
+                results[i][path] = median_run(runs_of) if runs_of else {"error": "no such page in this build"}
+            print(f"  /{path} done", file=sys.stderr)
+    return [{"label": label, "site": str(site_dir) if site_dir else "built from this checkout", "runs": runs,
+             "pages": res} for (site_dir, label), res in zip(sites, results)]
 
 
 def cell(res: dict | None) -> list[str]:
@@ -190,20 +203,18 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     paths = [p.strip("/") + "/" if p.strip("/") else "" for p in args.page] if args.page else pages(args.quick)
     other = None
-    if args.compare:
-        c = Path(args.compare)
-        if c.is_dir():
-            other = measure(c, paths, "compared", runs)
-            BENCH.mkdir(exist_ok=True)
-            (BENCH / "readers-compared.json").write_text(json.dumps(other, ensure_ascii=False, indent=1) + "\n",
-                                                         encoding="utf-8")
-        elif c.is_file():
-            other = json.loads(c.read_text(encoding="utf-8"))
-        else:
-            print(f"--compare {c}: no such file or folder", file=sys.stderr)
-            return 2
-    run = measure(args.site, paths, args.label, runs)
+    c = Path(args.compare) if args.compare else None
+    if c is not None and not c.exists():
+        print(f"--compare {c}: no such file or folder", file=sys.stderr)
+        return 2
     BENCH.mkdir(exist_ok=True)
+    if c is not None and c.is_dir():   # both measured now, their runs taking turns
+        other, run = measure([(c, "compared"), (args.site, args.label)], paths, runs)
+        (BENCH / "readers-compared.json").write_text(json.dumps(other, ensure_ascii=False, indent=1) + "\n",
+                                                     encoding="utf-8")
+    else:
+        other = json.loads(c.read_text(encoding="utf-8")) if c is not None else None
+        run, = measure([(args.site, args.label)], paths, runs)
     for f in [BENCH / "readers.json"] + ([args.save] if args.save else []):
         f.write_text(json.dumps(run, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     print(table(run, other))
