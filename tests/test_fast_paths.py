@@ -282,3 +282,25 @@ def test_typography_prefilters_pick_the_lines_their_plain_patterns_pick():
         lines = list(enumerate(post.text.split("\n"), 1))[post.body_start - 1:]
         assert candidate_lines(post, t1.TOUCHING) == [n for n, line in lines if t1.TOUCH.search(line)], text
         assert candidate_lines(post, t3.NEAR) == [n for n, line in lines if near.search(line)], text
+
+
+def test_word_positions_found_at_once_equal_a_search_for_each_word():
+    """TRM001 finds where a glossary spelling can start with one Aho–Corasick pass over the lower-cased
+    text (serieskit/analysis/prose.py word_positions): the offsets a plain search for each word gives,
+    kept where no Latin letter, digit or `_` comes just before; offsets in the post's own text (a
+    character whose lower case is longer, `İ`, does not shift them)."""
+    from serieskit.analysis.prose import word_positions
+    from serieskit.model.site import Post
+
+    def plain(text: str, words) -> list[int]:   # offsets in the post's own text, whatever lower case does to it
+        return sorted(k for w in words for k in range(len(text)) if text[k:k + len(w)].lower() == w
+                      and (k == 0 or not (text[k - 1].isascii() and (text[k - 1].isalnum() or text[k - 1] == "_"))))
+
+    r = random.Random(2026)
+    alphabet = ["a", "b", "A", "B", "k", "v", "K", "V", "1", "_", "-", " ", "中", "文", "\n", "é", "İ", "ǅ", "/"]
+    vocab = ["a", "ab", "aba", "kv", "kvkv", "v1", "b", "ba"]
+    for _ in range(2000):
+        text = "".join(r.choice(alphabet) for _ in range(r.randrange(0, 40)))
+        words = frozenset(r.sample(vocab, r.randrange(0, 4)))
+        post = Post(ROOT, ROOT / "series" / "x" / "t.md", text.encode())
+        assert word_positions(post, words) == plain(post.text, words), (text, words)
