@@ -17,6 +17,7 @@ import pytest
 
 from support.browser_harness import (DESKTOP, INIT_SCRIPT, PHONE, READY_JS, ROOT, SCROLL_BOXES_MEASURED, TODAY,
                                      showcase_post, site_pages)
+from support.sweep import toggle_scheme
 from serieskit.model.loader import load_site
 from serieskit.analysis.mermaid import mermaid_fences
 from serieskit.render.post import render_post, tooltip
@@ -252,15 +253,15 @@ def test_a_wide_table_scrolls_from_the_keyboard_on_a_phone(browser, server, buil
     ctx.close()
 
 
-# A table below the first screen that holds a link or a glossary term, not drawn yet (series.css: the
-# browser skips it until the reader comes near); its first link or term gets an id to know it by.
+# A table below the first screen that holds `what` (a link, a glossary term), not drawn yet (series.css:
+# the browser skips it until the reader comes near); the first such element gets an id to know it by.
 UNDRAWN_TABLE_LINK_JS = r"""
-() => {
+(what) => {
   const undrawn = (w) => !w.firstElementChild.checkVisibility({ contentVisibilityAuto: true });
   const wrap = [...document.querySelectorAll(".md-content .md-typeset__scrollwrap")]
-    .find((w) => w.querySelector("a[href], abbr") && undrawn(w));
+    .find((w) => w.querySelector(what) && undrawn(w));
   if (!wrap) return null;
-  const target = wrap.querySelector("a[href], abbr");
+  const target = wrap.querySelector(what);
   target.id = "series-test-target";
   return target.textContent.trim();
 }
@@ -271,7 +272,7 @@ def test_a_link_in_a_table_below_the_screen_is_reached_and_drawn_on_focus(browse
     """Tables are skipped below the screen whatever they hold; the keyboard still reaches a link or term in
     one, and the block is drawn for it: the stop is on screen with its ring."""
     ctx, page = _page(browser, server, POST, viewport=PHONE)
-    text = page.evaluate(UNDRAWN_TABLE_LINK_JS)
+    text = page.evaluate(UNDRAWN_TABLE_LINK_JS, "a[href], abbr")
     assert text, f"{POST}: no table holding a link or term is left undrawn below a phone's first screen"
     stop = tab_to(page, lambda s: s["id"] == "series-test-target")
     assert stop["onScreen"], f"{POST}: the focused {stop['tag']} {text!r} in a table below the screen is not on screen"
@@ -279,6 +280,31 @@ def test_a_link_in_a_table_below_the_screen_is_reached_and_drawn_on_focus(browse
     drawn = page.evaluate("() => document.getElementById('series-test-target').closest('.md-typeset__table')"
                           ".checkVisibility({ contentVisibilityAuto: true })")
     assert drawn, f"{POST}: the table holding the focused {text!r} is still not drawn"
+    ctx.close()
+
+
+def test_a_table_drawn_after_a_scheme_switch_has_the_new_colours_at_once(browser, server):
+    """A table skipped while the reader switches to dark mode is restyled when it comes into view, after
+    the switch: its links show the dark scheme's colour from the first frame, not a fade from the light
+    one (series.css: no transitions in the blocks that are skipped whatever they hold)."""
+    for post in PUBLISHED:   # the first post with a table holding a link below a phone's first screen
+        path = "/" + post.url_dir
+        ctx, page = _page(browser, server, path, viewport=PHONE)
+        text = page.evaluate(UNDRAWN_TABLE_LINK_JS, "a[href]")   # (a link's colour moves on hover; a term's does not)
+        if text:
+            break
+        ctx.close()
+    else:
+        pytest.fail("no post has a table holding a link below a phone's first screen")
+    assert toggle_scheme(page) == "slate"
+    colour = """async () => { const el = document.getElementById('series-test-target');
+      el.scrollIntoView({ block: 'center' });
+      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+      return getComputedStyle(el).color; }"""
+    first = page.evaluate(colour)
+    page.wait_for_timeout(500)
+    settled = page.evaluate(colour)
+    assert first == settled, f"{path}: {text!r} in a table drawn after the switch shows {first}, then {settled}"
     ctx.close()
 
 
