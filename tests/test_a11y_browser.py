@@ -137,6 +137,13 @@ def walk(page) -> list[dict]:
     return stops
 
 
+def ringed(stop: dict) -> bool:
+    """The stop shows a focus ring: Chromium's own (`auto`, drawn in two tones to show on any ground), or
+    an outline at least 2 px wide at MIN_FOCUS_CONTRAST against what it stands on."""
+    return stop["outline"] == "auto" or (stop["outline"] != "none" and stop["outlineWidth"] >= 2
+                                         and stop["ratio"] >= MIN_FOCUS_CONTRAST)
+
+
 def tab_to(page, want, limit: int = MAX_STOPS) -> dict:
     """Press Tab until the focused element is one `want` accepts; fail naming the stops passed."""
     seen = []
@@ -163,8 +170,7 @@ def test_every_tab_stop_is_visible_ringed_and_in_order(browser, server, path, mo
     hidden = [where(s) for s in stops if not s["onScreen"]]
     assert not hidden, f"{path} ({mode}): Tab stops the reader cannot see: {hidden[:10]}"
     # Chromium's own ring (`auto`) is drawn in two tones, dark and light, to show on any ground
-    faint = [f"{where(s)}: {s['outline']} {s['outlineWidth']}px, {s['ratio']:.2f}:1" for s in stops
-             if s["outline"] != "auto" and (s["outline"] == "none" or s["outlineWidth"] < 2 or s["ratio"] < MIN_FOCUS_CONTRAST)]
+    faint = [f"{where(s)}: {s['outline']} {s['outlineWidth']}px, {s['ratio']:.2f}:1" for s in stops if not ringed(s)]
     assert not faint, f"{path} ({mode}): focus not visible at {MIN_FOCUS_CONTRAST}:1: {faint[:10]}"
     positive = [where(s) for s in stops if s["tabindex"] and s["tabindex"].lstrip("-").isdigit() and int(s["tabindex"]) > 0]
     assert not positive, f"{path}: a positive tabindex reorders the page: {positive}"
@@ -268,18 +274,29 @@ UNDRAWN_TABLE_LINK_JS = r"""
 """
 
 
+def _undrawn_table_page(browser, server, what: str):
+    """The first published post, on a phone, with a table holding `what` below the first screen that is
+    not drawn yet: (context, page, path, the marked element's text)."""
+    for post in PUBLISHED:
+        path = "/" + post.url_dir
+        ctx, page = _page(browser, server, path, viewport=PHONE)
+        text = page.evaluate(UNDRAWN_TABLE_LINK_JS, what)
+        if text:
+            return ctx, page, path, text
+        ctx.close()
+    pytest.fail(f"no post has a table holding `{what}` left undrawn below a phone's first screen")
+
+
 def test_a_link_in_a_table_below_the_screen_is_reached_and_drawn_on_focus(browser, server):
     """Tables are skipped below the screen whatever they hold; the keyboard still reaches a link or term in
     one, and the block is drawn for it: the stop is on screen with its ring."""
-    ctx, page = _page(browser, server, POST, viewport=PHONE)
-    text = page.evaluate(UNDRAWN_TABLE_LINK_JS, "a[href], abbr")
-    assert text, f"{POST}: no table holding a link or term is left undrawn below a phone's first screen"
+    ctx, page, path, text = _undrawn_table_page(browser, server, "a[href], abbr")
     stop = tab_to(page, lambda s: s["id"] == "series-test-target")
-    assert stop["onScreen"], f"{POST}: the focused {stop['tag']} {text!r} in a table below the screen is not on screen"
-    assert stop["outline"] == "auto" or (stop["outlineWidth"] >= 2 and stop["ratio"] >= MIN_FOCUS_CONTRAST), stop
+    assert stop["onScreen"], f"{path}: the focused {stop['tag']} {text!r} in a table below the screen is not on screen"
+    assert ringed(stop), stop
     drawn = page.evaluate("() => document.getElementById('series-test-target').closest('.md-typeset__table')"
                           ".checkVisibility({ contentVisibilityAuto: true })")
-    assert drawn, f"{POST}: the table holding the focused {text!r} is still not drawn"
+    assert drawn, f"{path}: the table holding the focused {text!r} is still not drawn"
     ctx.close()
 
 
@@ -287,15 +304,8 @@ def test_a_table_drawn_after_a_scheme_switch_has_the_new_colours_at_once(browser
     """A table skipped while the reader switches to dark mode is restyled when it comes into view, after
     the switch: its links show the dark scheme's colour from the first frame, not a fade from the light
     one (series.css: no transitions in the blocks that are skipped whatever they hold)."""
-    for post in PUBLISHED:   # the first post with a table holding a link below a phone's first screen
-        path = "/" + post.url_dir
-        ctx, page = _page(browser, server, path, viewport=PHONE)
-        text = page.evaluate(UNDRAWN_TABLE_LINK_JS, "a[href]")   # (a link's colour moves on hover; a term's does not)
-        if text:
-            break
-        ctx.close()
-    else:
-        pytest.fail("no post has a table holding a link below a phone's first screen")
+    # (a link: its colour moves on hover; a term's does not)
+    ctx, page, path, text = _undrawn_table_page(browser, server, "a[href]")
     assert toggle_scheme(page) == "slate"
     colour = """async () => { const el = document.getElementById('series-test-target');
       el.scrollIntoView({ block: 'center' });
