@@ -12,7 +12,9 @@ one run of
 
 with Lighthouse's own mobile emulation and simulated slow 4G. Printed per page: performance score, total
 blocking time, largest contentful paint, accessibility score (and the audits that fail it), script
-bytes transferred. A benchmark, not a test: the target is accessibility 100 on every page.
+bytes transferred; above the table, the machine's speed as Lighthouse measured it before each run
+(`benchmarkIndex`: the 4x slower CPU is 4x slower than this machine, so blocking times read in a slow
+spell are longer). A benchmark, not a test: the target is accessibility 100 on every page.
 
 One run of a page varies a lot (three runs of the same build of rl-fully-async gave a blocking time of
 152, 169 and 251 ms), so each page is run `--runs` times (5 by default, as Lighthouse's docs/variability.md
@@ -91,7 +93,8 @@ def lighthouse(url: str) -> dict:
     return {"performance": score("performance"), "tbt_ms": num("total-blocking-time"),
             "lcp_ms": num("largest-contentful-paint"), "accessibility": score("accessibility"),
             "script_bytes": scripts, "a11y_failing": failing, "fcp_ms": num("first-contentful-paint"),
-            "tti_ms": num("interactive"), **({"error": problem} if problem else {})}
+            "tti_ms": num("interactive"), "benchmark_index": (lhr.get("environment") or {}).get("benchmarkIndex"),
+            **({"error": problem} if problem else {})}
 
 
 def median_run(runs: list[dict]) -> dict:
@@ -108,6 +111,7 @@ def median_run(runs: list[dict]) -> dict:
                        text=True, check=True)
     tbts = sorted(x["tbt_ms"] for x in good if x.get("tbt_ms") is not None)
     return {**good[int(r.stdout)], "runs": len(runs), "tbt_range": [tbts[0], tbts[-1]] if tbts else None,
+            "benchmark_indexes": [x.get("benchmark_index") for x in runs],
             "tbt_median_ms": (tbts[(len(tbts) - 1) // 2] + tbts[len(tbts) // 2]) / 2 if tbts else None}
 
 
@@ -141,7 +145,16 @@ def measure(sites: list[tuple[Path | None, str]], paths: list[str], runs: int = 
                 results[i][path] = median_run(runs_of) if runs_of else {"error": "no such page in this build"}
             print(f"  /{path} done", file=sys.stderr)
     return [{"label": label, "site": str(site_dir) if site_dir else "built from this checkout", "runs": runs,
-             "pages": res} for (site_dir, label), res in zip(sites, results)]
+             "benchmark_index": machine_speed(res), "pages": res} for (site_dir, label), res in zip(sites, results)]
+
+
+def machine_speed(pages: dict) -> list[float] | None:
+    """The lowest, median and highest `benchmarkIndex` of the runs: Lighthouse's own measure of the
+    machine's speed (lhr.environment.benchmarkIndex, higher is faster), taken before each run. Its
+    4x CPU slowdown is of this machine, so a blocking time read on a slower spell is longer: two
+    figures are comparable only beside their machines' speeds."""
+    got = sorted(i for res in pages.values() for i in res.get("benchmark_indexes", []) if i)
+    return [got[0], got[len(got) // 2], got[-1]] if got else None
 
 
 def cell(res: dict | None) -> list[str]:
@@ -169,6 +182,11 @@ def table(run: dict, other: dict | None) -> str:
             rows.append(["/" + p] + [f"{a} → {b}" if a != b else b for a, b in zip(was, now)])
     width = [max(len(r[i]) for r in rows + [["page"] + head]) for i in range(len(head) + 1)]
     lines = []
+    for r in ([other] if other is not None else []) + [run]:
+        if r.get("benchmark_index"):
+            low, mid, high = r["benchmark_index"]
+            lines.append(f"{r['label']}: Lighthouse's benchmarkIndex of the machine (higher is faster) "
+                         f"{mid:,.0f} ({low:,.0f}–{high:,.0f})")
     if other is not None:
         lines.append(f"before: {other['label']} ({other['site']}, {other.get('runs', 1)} run(s) a page); "
                      f"after: {run['label']} ({run['site']}, {run.get('runs', 1)} run(s) a page)")
