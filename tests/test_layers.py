@@ -2,7 +2,7 @@
 "Where things are"; ARCHITECTURE.md). The order, bottom to top:
 
     the package's top-level modules (finding, markup, yamlsafe, conventions, sanitize, cssfilter)
-    -> parse -> model -> analysis -> lint -> render -> pipeline -> publish -> lsp
+    -> parse -> model -> analysis -> lint -> factcheck -> render -> pipeline -> publish -> lsp
 
 Every import counts, at the top of a module or inside a function."""
 from __future__ import annotations
@@ -12,7 +12,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 PKG = ROOT / "serieskit"
-LAYERS = ["", "parse", "model", "analysis", "lint", "render", "pipeline", "publish", "lsp"]
+LAYERS = ["", "parse", "model", "analysis", "lint", "factcheck", "render", "pipeline", "publish", "lsp"]
 
 
 def layer_of(module: str) -> str:

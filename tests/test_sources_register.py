@@ -1,7 +1,6 @@
-"""The register of sources (factcheck/sources.yml): the repository passes scripts/check_sources.py,
-and each class of problem the checker knows is caught on a small throw-away project."""
+"""The register of sources (factcheck/sources.yml): the repository passes scripts/check_sources.py
+(serieskit/factcheck/), and each class of problem the checker knows is caught on a small throw-away project."""
 import datetime as dt
-import importlib.util
 import subprocess
 import sys
 import textwrap
@@ -9,12 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from serieskit.factcheck import check, normalize_url
+
 ROOT = Path(__file__).resolve().parents[1]
-_spec = importlib.util.spec_from_file_location("check_sources", ROOT / "scripts" / "check_sources.py")
-check_sources = importlib.util.module_from_spec(_spec)
-sys.modules["check_sources"] = check_sources
-_spec.loader.exec_module(check_sources)
-check = check_sources.check
 
 TODAY = dt.date(2026, 12, 4)
 
@@ -379,7 +375,7 @@ def test_repository_path_as_url(tmp_path):
 
 
 def test_normalize_url():
-    n = check_sources.normalize_url
+    n = normalize_url
     assert n("https://arxiv.org/pdf/2406.09246v3.pdf") == n("http://arxiv.org/abs/2406.09246") \
         == n("https://arxiv.org/abs/2406.09246v1/") == n("https://arxiv.org/html/2406.09246v2#S3")
     assert n("https://github.com/Acme/Fast.git") == n("http://www.github.com/acme/fast/")
