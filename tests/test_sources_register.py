@@ -341,6 +341,29 @@ def test_register_shape(tmp_path):
     only(problems, "not valid YAML")
 
 
+@pytest.mark.parametrize("where", ["factcheck/sources.yml", "factcheck/demo.md", "series/demo/demo.md"])
+def test_a_file_that_is_not_utf8_is_a_problem_at_its_line_not_a_crash(tmp_path, where):
+    root = make_project(tmp_path)
+    f = root / where
+    lines = f.read_bytes().split(b"\n")
+    lines[3] += b" caf\xe9"                                   # `café` in Latin-1, on line 4
+    f.write_bytes(b"\n".join(lines))
+    at = len(b"\n".join(lines[:4])) - 1
+    problems = run(root)
+    assert only(problems, "UTF-8") == [
+        f"{where}:4: not valid UTF-8 (invalid continuation byte at byte {at}): save the file as UTF-8"]
+    if where.startswith("series/"):      # the rest of the post is still checked: its links still cite
+        assert problems == only(problems, "UTF-8")
+
+
+def test_a_byte_order_mark_is_not_part_of_the_text(tmp_path):
+    root = make_project(tmp_path)
+    for where in ["factcheck/sources.yml", "factcheck/demo.md", "series/demo/demo.md"]:
+        f = root / where
+        f.write_bytes(b"\xef\xbb\xbf" + f.read_bytes())
+    assert run(root) == []
+
+
 @pytest.mark.parametrize("old, new, message", [
     ("kind: repo", "kind: repository", "kind 'repository' is not one of"),
     ("read: file\n", "read: skimmed\n", "read 'skimmed' is not one of"),

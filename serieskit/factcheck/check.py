@@ -8,7 +8,7 @@ from pathlib import Path
 
 from .posts import Post, find_posts, links, reference_definitions, reference_items
 from .register import (FACTCHECK_DIR, REGISTER, Entry, Problem, _nonempty_str, is_http, load_register,
-                       normalize_url)
+                       normalize_url, read_text)
 from .tables import (_CODE_SPAN_RE, _SRC_RE, _header_name, parse_sources_cell, quote_in, quotes, tables,
                      unfenced_lines)
 
@@ -20,7 +20,7 @@ def check(root: Path, today: dt.date | None = None) -> list[Problem]:
     root = Path(root)
     today = today or dt.date.today()
     problems: list[Problem] = []
-    posts = find_posts(root)
+    posts = find_posts(root, problems)
     slugs = {p.slug for p in posts}
     entries = load_register(root, slugs, today, problems)
     by_id = {e.id: e for e in entries} if entries is not None else None
@@ -74,7 +74,9 @@ def check_factcheck_files(root: Path, slugs: set, by_id: dict | None, problems: 
             continue
         rel = path.relative_to(root).as_posix()
         slug = path.stem
-        text = path.read_text(encoding="utf-8")
+        text = read_text(path, rel, problems)
+        if text is None:
+            continue
         if slug not in slugs:
             problems.append(Problem(rel, 1, f"no post has the slug `{slug}`"))
         ts = tables(text)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import yaml
 
-from .register import REFERENCES_HEADING, SERIES_DIR
+from .register import REFERENCES_HEADING, SERIES_DIR, read_text
 from .tables import _CODE_SPAN_RE, unfenced_lines
 
 # ---------------------------------------------------------------------------------------------
@@ -23,7 +23,9 @@ class Post:
     text: str
 
 
-def find_posts(root: Path) -> list[Post]:
+def find_posts(root: Path, problems: list) -> list[Post]:
+    """The posts under series/ (not its assets), each with the slug its frontmatter gives (or its file
+    name's); a file that cannot be read or is not UTF-8 is a problem in `problems`."""
     posts = []
     base = root / SERIES_DIR
     if not base.is_dir():
@@ -31,7 +33,10 @@ def find_posts(root: Path) -> list[Post]:
     for p in sorted(base.rglob("*.md")):
         if "assets" in p.relative_to(base).parts:
             continue
-        text = p.read_text(encoding="utf-8")
+        rel = p.relative_to(root).as_posix()
+        text = read_text(p, rel, problems, keep_going=True)
+        if text is None:
+            continue
         slug = p.stem
         m = re.match(r"^---\s*\n(.*?)\n---\s*(\n|$)", text, re.S)
         if m:
@@ -41,7 +46,7 @@ def find_posts(root: Path) -> list[Post]:
                 fm = None
             if isinstance(fm, dict) and isinstance(fm.get("slug"), str) and fm["slug"].strip():
                 slug = fm["slug"].strip()
-        posts.append(Post(slug, p, p.relative_to(root).as_posix(), text))
+        posts.append(Post(slug, p, rel, text))
     return posts
 
 

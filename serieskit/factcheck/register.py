@@ -127,6 +127,23 @@ def _nonempty_str(value) -> bool:
     return isinstance(value, str) and value.strip() != ""
 
 
+def read_text(path: Path, rel: str, problems: list, keep_going: bool = False) -> str | None:
+    """A file's text (UTF-8, a byte-order mark dropped). A file that is not UTF-8 is a problem at the
+    line of its first wrong byte; then None, or with `keep_going` the text with that byte replaced
+    (the rest is still checked). A file that cannot be read is a problem, and None."""
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        problems.append(Problem(rel, 1, f"cannot read the file: {exc.strerror or exc}"))
+        return None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        problems.append(Problem(rel, data[:exc.start].count(b"\n") + 1,
+                                f"not valid UTF-8 ({exc.reason} at byte {exc.start}): save the file as UTF-8"))
+        return data.decode("utf-8-sig", errors="replace") if keep_going else None
+
+
 def load_register(root: Path, slugs: set, today: dt.date, problems: list) -> list[Entry] | None:
     """The register's entries, or None when it cannot be used (missing, not YAML, aliases,
     wrong shape): then the cross-checks that need it are skipped."""
@@ -138,7 +155,9 @@ def load_register(root: Path, slugs: set, today: dt.date, problems: list) -> lis
     if not path.is_file():
         report(1, "the register is missing")
         return None
-    text = path.read_text(encoding="utf-8")
+    text = read_text(path, REGISTER, problems)
+    if text is None:
+        return None
     try:
         aliases = [ev for ev in yaml.parse(text, Loader=yaml.SafeLoader)
                    if isinstance(ev, yaml.AliasEvent) or getattr(ev, "anchor", None)]

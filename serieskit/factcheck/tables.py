@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from serieskit.parse.inline import split_cells
+
 # ---------------------------------------------------------------------------------------------
 # Markdown helpers
 
@@ -30,13 +32,8 @@ _DELIM_RE = re.compile(r"^\s*\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$")
 
 
 def split_row(line: str) -> list[str]:
-    s = line.strip()
-    if s.startswith("|"):
-        s = s[1:]
-    if s.endswith("|") and not s.endswith("\\|"):
-        s = s[:-1]
-    cells = re.split(r"(?<!\\)\|", s)
-    return [c.strip().replace("\\|", "|") for c in cells]
+    """A table row's cells as the post parser splits them (an escaped `|` is one), unescaped."""
+    return [c.replace("\\|", "|") for c in split_cells(line)]
 
 
 @dataclass

@@ -136,7 +136,7 @@ def _mask_span(body: Body, span: tuple[int, int, int], mid: list[int], end_line:
         found[k:] = [x for x in found[k:] if not inside(x.line, x.col)]
 
 
-def _split_cells(text: str) -> list[str]:
+def split_cells(text: str) -> list[str]:
     s = text.strip()
     if s.startswith("|"):
         s = s[1:]

@@ -16,7 +16,7 @@ from .inline import (
     _mask_single_ticks,
     _mask_span,
     _single_ticks,
-    _split_cells,
+    split_cells,
     comment_close,
     scan_links,
 )
@@ -363,8 +363,8 @@ class BodyParser:
         if not table_lines:
             return
         if len(table_lines) >= 2 and TABLE_SEP.match(table_lines[1][1]) and "|" in table_lines[0][1]:
-            header = _split_cells(table_lines[0][1])
-            rows = [(ln, _split_cells(t)) for ln, t in table_lines[2:]]
+            header = split_cells(table_lines[0][1])
+            rows = [(ln, split_cells(t)) for ln, t in table_lines[2:]]
             self.body.tables.append(Table(table_lines[0][0], table_lines[-1][0], header, rows))
         table_lines.clear()
 
