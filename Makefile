@@ -41,10 +41,10 @@ build: setup
 	$(VENV)/bin/mkdocs build --strict --quiet -d site
 
 # The same site built with Zensical (the successor of Material for MkDocs) into site-zensical/:
-# optional, the MkDocs path never needs it (scripts/zensical_build.py).
+# optional, the MkDocs path never needs it (zensical_adapter/build.py).
 zensical: setup
 	@$(PY) -c "import zensical" 2>/dev/null || $(PY) -m pip install --quiet -e '.[zensical]'
-	$(PY) scripts/zensical_build.py --strict -d site-zensical
+	$(PY) zensical_adapter/build.py --strict -d site-zensical
 
 test: setup browser
 	$(VENV)/bin/ruff check --quiet .

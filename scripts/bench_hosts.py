@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The same series on two hosts: `mkdocs build --strict` (the site as it ships) beside
-`scripts/zensical_build.py --strict` (make zensical), on the real site and on N = 300 synthetic posts.
+`zensical_adapter/build.py --strict` (make zensical), on the real site and on N = 300 synthetic posts.
 
     python scripts/bench_hosts.py            # real site and N = 300; 5 alternating rounds; writes the 性能 page
     python scripts/bench_hosts.py --quick    # real site and N = 60; 2 rounds; writes nothing
@@ -30,7 +30,7 @@ HOSTS = {"mkdocs": "MkDocs + Material", "zensical": "Zensical"}
 def command(host: str, proj: Path, out: Path) -> list[str]:
     if host == "mkdocs":
         return [PY, "-m", "mkdocs", "build", "--strict", "-q", "-d", str(out)]
-    return [PY, str(ROOT / "scripts" / "zensical_build.py"), "--strict", "--root", str(proj), "-d", str(out)]
+    return [PY, str(ROOT / "zensical_adapter" / "build.py"), "--strict", "--root", str(proj), "-d", str(out)]
 
 
 def real_project() -> Path:

@@ -30,9 +30,10 @@ Reliances that are not code here but that the adapter's behaviour depends on, ea
    (`content`, `toc`, `meta`, `_title_from_render`, the log records) (pin:
    test_page_render_is_what_the_render_wrapper_replaces_and_restores and tests/test_serve_incremental.py).
 
-The Zensical adapter (scripts/zensical_build.py) has its own, listed in its docstring: Material's
-stylesheet found by glob (`templates/assets/stylesheets/main.*.min.css`, for the search box's rules),
-Zensical's template layout and its log format (pins: tests/test_zensical.py).
+The Zensical adapter (zensical_adapter/, beside hooks/) has its own, with their code, in
+zensical_adapter/upstream.py: Material's stylesheet found by glob
+(`templates/assets/stylesheets/main.*.min.css`, for the search box's rules), Zensical's template
+layout and its log format (pins: tests/test_zensical.py).
 
 Outside this adapter, two reliances on Material's front end, shared by both hosts:
 

@@ -139,7 +139,7 @@ def sarif(findings: list[Finding], root=None) -> str:
 FORMATS = {"text": text, "json": as_json, "github": github, "sarif": sarif}
 
 
-# --- a site build's report, the same on both hosts (hooks/serieshooks/gate.py, scripts/zensical_build.py) ------
+# --- a site build's report, the same on both hosts (hooks/serieshooks/gate.py, zensical_adapter/build.py) ------
 @dataclass(frozen=True)
 class Message:
     """A line of a build's report. `level`: "error" (a convention error: the strict gate counts it),

@@ -17,7 +17,7 @@ decided here once, for every host.
 
 The MkDocs adapter (hooks/serieshooks/) hands these to MkDocs as `File`s, page metadata and the
 template context; serieskit/publish/sources.py writes them as files for a host that runs no plugins
-(Zensical: scripts/zensical_build.py). A host supplies its settings (`Host`) and what only it knows:
+(Zensical: zensical_adapter/build.py). A host supplies its settings (`Host`) and what only it knows:
 which paths its own pages take, a hand-written page's title and URL as it publishes them, the posts'
 HTML for the feeds. What a build says about the conventions is decided once too, in
 serieskit/lint/report.py.

@@ -1,6 +1,6 @@
 """Site search: a static, chunked Pagefind index of a built site, which the reader's browser fetches
 only when they search. Plain Python over the built HTML, for any host (the MkDocs adapter calls it
-after the pages are written: hooks/serieshooks/search.py; so does the Zensical build, scripts/zensical_build.py).
+after the pages are written: hooks/serieshooks/search.py; so does the Zensical build, zensical_adapter/build.py).
 
 - Which pages are indexed, and their searchable metadata (title, series, glossary terms), comes from
   the engine (serieskit/publish/search_meta.py): the page template marks the page's content

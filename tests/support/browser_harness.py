@@ -44,7 +44,7 @@ def build_site(out: Path, project: Path = ROOT, today: dt.date | None = None, si
         env["SOURCE_DATE_EPOCH"] = str(int(dt.datetime(today.year, today.month, today.day,
                                                        tzinfo=dt.UTC).timestamp()))
     if host == "zensical":
-        args = [sys.executable, str(ROOT / "scripts" / "zensical_build.py"), "--root", str(project), "-d", str(out)]
+        args = [sys.executable, str(ROOT / "zensical_adapter" / "build.py"), "--root", str(project), "-d", str(out)]
     else:
         args = [sys.executable, "-m", "mkdocs", "build", "-q", "-d", str(out)]
     args += ["--strict"] if strict else []

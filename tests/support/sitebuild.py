@@ -55,7 +55,7 @@ HOSTS = ("mkdocs", "zensical")   # the two builds of the same sources (README: "
 def build(proj: Path, out: Path, strict: bool = True, host: str = "mkdocs", **envx) -> subprocess.CompletedProcess:
     """Build the project as `mkdocs build` does, or as `make zensical` does (host="zensical")."""
     if host == "zensical":
-        args = [sys.executable, str(ROOT / "scripts" / "zensical_build.py"), "--root", str(proj), "-d", str(out)]
+        args = [sys.executable, str(ROOT / "zensical_adapter" / "build.py"), "--root", str(proj), "-d", str(out)]
         return subprocess.run(args + (["--strict"] if strict else []), cwd=proj, env=env(**envx),
                               capture_output=True, text=True, timeout=300)
     args = ["build", "-d", str(out)] + (["--strict"] if strict else [])

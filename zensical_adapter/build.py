@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Build the series site with Zensical, the successor of Material for MkDocs, into `site-zensical/`:
 
-    python scripts/zensical_build.py [--strict] [-d DIR]        (make zensical)
+    python zensical_adapter/build.py [--strict] [-d DIR]        (make zensical)
 
 Zensical reads mkdocs.yml and runs its Python-Markdown extensions (serieskit.publish.mdext among them), but no
 MkDocs hooks. This is the second thin adapter over the engine, beside hooks/ for MkDocs:
@@ -23,11 +23,8 @@ MkDocs hooks. This is the second thin adapter over the engine, beside hooks/ for
    (serieskit/publish/csp.py, the theme's inline scripts hashed from Zensical's own partials), `_headers`,
    the plan's Atom feeds (serieskit/publish/feed.py) and the Pagefind index (serieskit/publish/searchindex.py).
 
-What this relies on beyond Zensical's documented interface (pinned at zensical==0.0.73 in
-pyproject.toml; tests/test_zensical.py fails when one changes): Material's stylesheet found by glob in
-the installed `material` package (`templates/assets/stylesheets/main.*.min.css`, for the search box's
-rules); Zensical's template layout (the partials whose inline scripts the CSP hashes); and the format
-of its log lines (`zensical_log` sorts its link-check warnings from the rest).
+What this relies on beyond Zensical's and Material's documented interfaces is listed, with the code
+that relies on it and the tests that pin it, in zensical_adapter/upstream.py.
 
 Zensical is optional: `pip install -e '.[zensical]'` (make zensical does). Without it this says so
 and the MkDocs path is untouched.
@@ -35,7 +32,6 @@ and the MkDocs path is untouched.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import os
 import re
 import shutil
@@ -57,7 +53,6 @@ from serieskit.lint.report import Message, aborted, build_messages, page_message
 from serieskit.publish.draw import Drawer, Unavailable, mode_from_env  # noqa: E402
 from serieskit.publish.mdext import page_digest  # noqa: E402
 from serieskit.conventions import ConfigError  # noqa: E402
-from serieskit.cssfilter import rules_naming  # noqa: E402
 from serieskit.model.pagetable import SERIES_NAV  # noqa: E402
 from serieskit.model.urls import page_file  # noqa: E402
 from serieskit.pipeline.project import Project  # noqa: E402
@@ -65,9 +60,10 @@ from serieskit.publish.plan import BROWSER_SCRIPTS, Host, theme_settings  # noqa
 from serieskit.publish.sources import write_sources  # noqa: E402
 from serieskit.publish.vendor import VendorMissing  # noqa: E402
 from serieskit.parse.yamlblocks import top_level_blocks  # noqa: E402
+from zensical_adapter import Failed  # noqa: E402
+from zensical_adapter.upstream import search_box_css, theme_templates, zensical_log  # noqa: E402
 
 STAGE = ".zensical"
-INSTALL = "pip install -e '.[zensical]'"
 # Top-level settings of mkdocs.yml that the staged copy drops: MkDocs hooks (Zensical runs none) and
 # the watch list (paths of the project, not of the staged sources).
 DROPPED = ("hooks", "watch")
@@ -80,10 +76,6 @@ FRONTMATTER = re.compile(r"---\r?\n.*?\r?\n---\r?\n", re.S)
 SEARCH_CSS = "assets/stylesheets/material-search.css"
 # The few rules this build adds for Zensical's look (contrast), served after series.css.
 HOST_CSS = "assets/stylesheets/zensical.css"
-
-
-class Failed(Exception):
-    """The build stops; the message says why (no traceback)."""
 
 
 def staged_config(text: str, nav: list, root: Path = ROOT, report_file: Path | None = None,
@@ -171,23 +163,6 @@ def drawn_findings(b, stage: Path, report_file: Path) -> list:
     return out
 
 
-def search_box_css() -> str:
-    spec = importlib.util.find_spec("material")
-    found = sorted((Path(spec.origin).parent / "templates/assets/stylesheets").glob("main.*.min.css")) if spec else []
-    if not found:
-        raise Failed("Material for MkDocs' stylesheet is not installed (the search box's styles come from it): "
-                     "run `make setup`")
-    return "/* Material for MkDocs' search-box rules (MIT licence) */\n" + rules_naming(
-        found[0].read_text(encoding="utf-8"), ".md-search")
-
-
-def theme_templates() -> Path:
-    spec = importlib.util.find_spec("zensical")
-    if spec is None or not spec.origin:
-        raise Failed(f"Zensical is not installed: run `{INSTALL}` (or `make zensical`)")
-    return Path(spec.origin).parent / "templates"
-
-
 def policy_of_theme(config: dict) -> tuple[set[str], str]:
     """The hashes of the theme's own inline scripts (Zensical's partials, rendered with this site's
     settings) and of the site's own (overrides/, found first as `custom_dir` is), and the policy they
@@ -247,26 +222,6 @@ def nav_titles(nav: list) -> dict[str, str]:
                 if isinstance(target, str):
                     out[target] = title
     return out
-
-
-ANSI = re.compile(r"\x1b\[[0-9;]*m")
-WARNED = re.compile(r"╭─\[ ([^:\]]+)")
-
-
-def zensical_log(output: str, verbose: bool) -> None:
-    """Zensical's own report. Its link check reads the link examples in the code blocks of the
-    写作规范 page as links (MkDocs does not), so by default only its count of warnings per file is shown."""
-    output = ANSI.sub("", output)
-    if verbose:
-        sys.stderr.write(output)
-        return
-    files: dict[str, int] = {}
-    for name in WARNED.findall(output):
-        files[name] = files.get(name, 0) + 1
-    if files:
-        listed = ", ".join(f"{name}: {n}" for name, n in sorted(files.items()))
-        print(f"INFO    -  Zensical: {sum(files.values())} warning(s) of its link check ({listed}); -v shows them",
-              file=sys.stderr)
 
 
 def build(root: Path, site_dir: Path, strict: bool, verbose: bool = False) -> int:

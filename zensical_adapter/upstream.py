@@ -1,0 +1,70 @@
+"""The Zensical adapter's reliances beyond Zensical's and Material's documented interfaces, all of
+them, in one place; each is pinned by a test that fails loudly when an upgrade changes it
+(tests/test_zensical.py; Zensical is pinned at zensical==0.0.73 in pyproject.toml, Material at its
+own pin there).
+
+1. Material's stylesheet found by glob (`search_box_css`): Zensical's stylesheet has no styles for
+   Material's search box, which the site's search uses (overrides/partials/series-search.html), so the
+   `.md-search` rules are taken from the installed `material` package's
+   `templates/assets/stylesheets/main.*.min.css` (pin: test_materials_stylesheet_still_has_the_search_box_rules).
+2. Zensical's template layout (`theme_templates`): the Content-Security-Policy hashes the theme's
+   inline scripts from the partials of the installed `zensical` package's `templates/` folder, where
+   Material keeps them (serieskit/publish/csp.py THEME_SCRIPTS; pin:
+   test_zensicals_inline_script_partials_are_where_the_policy_reads_them).
+3. The format of Zensical's log (`zensical_log`): its link check reads the link examples in the code
+   blocks of the 写作规范 page as links (MkDocs does not), so by default only its count of warnings per
+   file is shown, found by the `╭─[ file:line` lines it prints (pin:
+   test_zensicals_link_check_warnings_are_counted_per_file).
+
+Not reliances of this kind: the staged mkdocs.yml (Zensical documents that it reads MkDocs'
+configuration) and the Python-Markdown extension both hosts run (serieskit/publish/mdext.py).
+"""
+from __future__ import annotations
+
+import importlib.util
+import re
+import sys
+from pathlib import Path
+
+from serieskit.cssfilter import rules_naming
+from zensical_adapter import INSTALL, Failed
+
+
+# --- 1. Material's stylesheet ----------------------------------------------------------------------
+def search_box_css() -> str:
+    spec = importlib.util.find_spec("material")
+    found = sorted((Path(spec.origin).parent / "templates/assets/stylesheets").glob("main.*.min.css")) if spec else []
+    if not found:
+        raise Failed("Material for MkDocs' stylesheet is not installed (the search box's styles come from it): "
+                     "run `make setup`")
+    return "/* Material for MkDocs' search-box rules (MIT licence) */\n" + rules_naming(
+        found[0].read_text(encoding="utf-8"), ".md-search")
+
+
+# --- 2. Zensical's templates -----------------------------------------------------------------------
+def theme_templates() -> Path:
+    spec = importlib.util.find_spec("zensical")
+    if spec is None or not spec.origin:
+        raise Failed(f"Zensical is not installed: run `{INSTALL}` (or `make zensical`)")
+    return Path(spec.origin).parent / "templates"
+
+
+# --- 3. Zensical's log -----------------------------------------------------------------------------
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+WARNED = re.compile(r"╭─\[ ([^:\]]+)")
+
+
+def zensical_log(output: str, verbose: bool) -> None:
+    """Zensical's own report. Its link check reads the link examples in the code blocks of the
+    写作规范 page as links (MkDocs does not), so by default only its count of warnings per file is shown."""
+    output = ANSI.sub("", output)
+    if verbose:
+        sys.stderr.write(output)
+        return
+    files: dict[str, int] = {}
+    for name in WARNED.findall(output):
+        files[name] = files.get(name, 0) + 1
+    if files:
+        listed = ", ".join(f"{name}: {n}" for name, n in sorted(files.items()))
+        print(f"INFO    -  Zensical: {sum(files.values())} warning(s) of its link check ({listed}); -v shows them",
+              file=sys.stderr)
