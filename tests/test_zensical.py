@@ -1,16 +1,19 @@
 """The Zensical build as an author runs it again after an edit (`make zensical` twice): Zensical keeps
-a cache between builds, and what changed in a post, a manifest or a glossary reaches the pages."""
+a cache between builds, and what changed in a post, a manifest or a glossary reaches the pages. And
+the pins of the adapter's reliances on Zensical and Material (zensical_adapter/upstream.py)."""
 from __future__ import annotations
 
 import yaml
 
 import pytest
 
+from serieskit.publish import csp
 from support.sitebuild import build, make_project
+from zensical_adapter import upstream
 
-pytestmark = pytest.mark.slow   # builds the fixture with Zensical twice (over a few seconds a test)
 
 
+@pytest.mark.slow    # builds the fixture with Zensical twice (over a few seconds a test)
 def test_a_second_build_shows_each_edit(tmp_path):
     proj = make_project(tmp_path)
     out = tmp_path / "out"
@@ -30,3 +33,43 @@ def test_a_second_build_shows_each_edit(tmp_path):
     second = (out / "demo" / "second" / "index.html").read_text(encoding="utf-8")
     assert "这一句是第二次构建前加上的。" in first
     assert "改过名字的演示系列" in first and "改过名字的演示系列" in second   # header of an unedited post too
+
+
+# --- the pins of zensical_adapter/upstream.py ----------------------------------------------------
+
+def test_materials_stylesheet_still_has_the_search_box_rules():
+    """1. The search box's rules come from Material's stylesheet, found by glob."""
+    css = upstream.search_box_css()
+    for part in (".md-search__form", ".md-search__input", ".md-search__output", ".md-search__overlay"):
+        assert part in css, f"Material's stylesheet has no {part} rule"
+
+
+def test_zensicals_inline_script_partials_are_where_the_policy_reads_them():
+    """2. The policy hashes the theme's inline scripts from the partials in Zensical's templates."""
+    templates = upstream.theme_templates()
+    for name in csp.THEME_SCRIPTS:
+        text = (templates / name).read_text(encoding="utf-8")
+        assert text.count("<script>") == text.count("</script>") >= 1, name
+
+
+@pytest.mark.slow    # one Zensical build of the fixture
+def test_zensicals_link_check_warnings_are_counted_per_file(tmp_path):
+    """3. Zensical's link check is read from its report: a page with a broken link is counted by name,
+    and no warning is shown whole."""
+    proj = make_project(tmp_path)
+    (proj / "docs" / "broken.md").write_text("# 坏链接\n\n见[不存在的一页](nowhere.md)。\n", encoding="utf-8")
+    r = build(proj, tmp_path / "out", strict=False, host="zensical")
+    assert r.returncode == 0, r.stderr[-2000:]
+    counted = [line for line in r.stderr.splitlines() if "warning(s) of its link check" in line]
+    assert len(counted) == 1 and "broken.md: 1" in counted[0], r.stderr[-2000:]
+    assert "page does not exist" not in r.stderr
+
+
+def test_a_warning_in_another_format_is_shown_whole(capsys):
+    """A report whose warnings the adapter cannot place hides nothing: it is shown as Zensical wrote it."""
+    known = "Warning: page does not exist\n     ╭─[ a.md:3:1 ]\n"
+    upstream.zensical_log(known, verbose=False)
+    assert capsys.readouterr().err.startswith("INFO    -  Zensical: 1 warning(s) of its link check (a.md: 1)")
+    changed = known + "WARNING: page does not exist (b.md, line 4)\n"
+    upstream.zensical_log(changed, verbose=False)
+    assert capsys.readouterr().err == changed
