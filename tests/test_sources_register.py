@@ -356,6 +356,17 @@ def test_a_file_that_is_not_utf8_is_a_problem_at_its_line_not_a_crash(tmp_path, 
         assert problems == only(problems, "UTF-8")
 
 
+def test_yaml_nested_a_thousand_levels_is_a_problem_not_a_crash(tmp_path):
+    deep = "[" * 1000 + "]" * 1000
+    root = make_project(tmp_path, register=GOOD_REGISTER.replace("sources:\n", f"sources:\n  - id: deep\n    note: {deep}\n", 1))
+    line = 1 + GOOD_REGISTER.splitlines().index("sources:") + 2
+    assert only(run(root), "nested") == [f"factcheck/sources.yml:{line}: not valid YAML: the YAML is nested more than 50 levels deep"]
+    post = tmp_path / "post"
+    root = make_project(post, post=GOOD_POST.replace("slug: demo\n", f"slug: demo\ndeep: {deep}\n"))
+    # the post's frontmatter does not load (the linter says so); the check goes on with the file's name
+    assert run(root) == []
+
+
 def test_a_byte_order_mark_is_not_part_of_the_text(tmp_path):
     root = make_project(tmp_path)
     for where in ["factcheck/sources.yml", "factcheck/demo.md", "series/demo/demo.md"]:

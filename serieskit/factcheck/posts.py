@@ -6,8 +6,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-import yaml
-
+from serieskit.parse import frontmatter
 from .register import REFERENCES_HEADING, SERIES_DIR, read_text
 from .tables import _CODE_SPAN_RE, unfenced_lines
 
@@ -38,14 +37,11 @@ def find_posts(root: Path, problems: list) -> list[Post]:
         if text is None:
             continue
         slug = p.stem
-        m = re.match(r"^---\s*\n(.*?)\n---\s*(\n|$)", text, re.S)
-        if m:
-            try:
-                fm = yaml.safe_load(m.group(1))
-            except yaml.YAMLError:
-                fm = None
-            if isinstance(fm, dict) and isinstance(fm.get("slug"), str) and fm["slug"].strip():
-                slug = fm["slug"].strip()
+        # the frontmatter as the engine reads a post's (no aliases, bounded nesting; None when it
+        # does not load: the linter reports it)
+        fm = frontmatter.parse(text.splitlines()).data
+        if isinstance(fm, dict) and isinstance(fm.get("slug"), str) and fm["slug"].strip():
+            slug = fm["slug"].strip()
         posts.append(Post(slug, p, rel, text))
     return posts
 

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import yaml
 
+from serieskit import yamlsafe
+
 REGISTER = "factcheck/sources.yml"
 FACTCHECK_DIR = "factcheck"
 SERIES_DIR = "series"
@@ -171,8 +173,9 @@ def load_register(root: Path, slugs: set, today: dt.date, problems: list) -> lis
             report(ev.start_mark.line + 1, f"YAML {what}: the register has no anchors or aliases; write each entry out")
         return None
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-        data = yaml.safe_load(text)
+        # no aliases (refused above) and nested at most yamlsafe.MAX_DEPTH levels (a RecursionError else)
+        node = yamlsafe.Loader(text).get_single_node()
+        data = yamlsafe.safe_load(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         report(mark.line + 1 if mark else 1, f"not valid YAML: {getattr(exc, 'problem', None) or exc}")
