@@ -3,10 +3,13 @@
 import datetime as dt
 import subprocess
 import sys
+import tempfile
 import textwrap
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from serieskit.factcheck import check, normalize_url
 
@@ -415,3 +418,30 @@ def test_normalize_url():
     assert n("https://github.com/Acme/Fast.git") == n("http://www.github.com/acme/fast/")
     assert n("https://openreview.net/forum?id=8MHqvb4lK9") != n("https://openreview.net/forum?id=xsonlP8DRV")
     assert n("https://example.com/Docs/A") != n("https://example.com/docs/a")
+
+
+# --- the check never raises -------------------------------------------------------------------------------
+PIECES = ["|", "|---|---|", "| claim | sources | verdict |", "src:", "src:arxiv-2401.00001", "`", "```", "~~~",
+          "(", ")", "[", "]", "<", ">", "\"", "“", "”", "https://", "github.com/", "arxiv.org/abs/", "v2", "@abc123",
+          "## 参考资料", "- ", "---", "slug:", "sources:", "  - id: ", "    url: ", "&a", "*a", "{", "}", ": ", "\n",
+          "\t", "\\", "\ufeff", "\x00", "、", "，"]
+noise = st.lists(st.one_of(st.sampled_from(PIECES), st.text(max_size=8)), max_size=60).map("".join)
+_PROJECT: list[Path] = []
+
+
+@given(where=st.sampled_from(["factcheck/sources.yml", "factcheck/demo.md", "series/demo/demo.md"]),
+       text=noise, raw=st.one_of(st.none(), st.binary(max_size=300)))
+def test_the_check_never_raises_on_any_file(where, text, raw):
+    """Whatever a register, a fact-check file or a post holds (text, or any bytes), the check answers
+    with problems, never an exception."""
+    if not _PROJECT:
+        _PROJECT.append(make_project(Path(tempfile.mkdtemp(prefix="factcheck-prop-"))))
+    root = _PROJECT[0]
+    f = root / where
+    before = f.read_bytes()
+    f.write_bytes(raw if raw is not None else text.encode("utf-8", "surrogatepass"))
+    try:
+        for p in check(root, TODAY):
+            assert isinstance(p.line, int) and p.line >= 1 and p.path
+    finally:
+        f.write_bytes(before)
