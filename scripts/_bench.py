@@ -87,9 +87,27 @@ def load_now() -> str:
         return "?"
 
 
+_REFERENCE: list[float] = []
+
+
+def reference_ms() -> float:
+    """How fast this machine runs Python now: a fixed loop of a million steps, the fastest of five
+    runs, in ms (lower is faster). Its speed moves by a third within an hour here, so two runs of a
+    benchmark compare only beside this figure. Measured once per process."""
+    if not _REFERENCE:
+        def once() -> float:
+            t, acc = time.perf_counter(), 0
+            for i in range(1_000_000):
+                acc += i * i % 7
+            return (time.perf_counter() - t) * 1000
+        _REFERENCE.append(min(once() for _ in range(5)))
+    return _REFERENCE[0]
+
+
 def machine() -> str:
     return (f"{os.cpu_count()} CPU(s), Python {platform.python_version()}, {platform.system()} "
-            f"{platform.release()}; load average {load_now()} (1/5/15 min)")
+            f"{platform.release()}; load average {load_now()} (1/5/15 min); "
+            f"a reference Python loop {reference_ms():.0f} ms (lower is faster)")
 
 
 def env(**extra) -> dict:
