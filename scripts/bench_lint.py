@@ -26,7 +26,8 @@ import time
 from _bench import PY, ROOT, env, machine, md_table, median, run, synthetic, table, update_page
 from serieskit.model.forking import default_jobs  # (_bench put the project on sys.path)
 
-TARGET_S = 1.5      # issue 16 (it was 2 s, issue 3)
+TARGET_S = 1.5      # issue 16 (it was 2 s, issue 3): a second run, the caches warm
+FIRST_RUN_TARGET_S = 1.5   # issue 29: a fresh run, nothing cached (--no-cache)
 TYPOGRAPHY = ("TYP", "TRM")
 
 
@@ -132,12 +133,16 @@ def main(argv=None) -> int:
     print(table([[c, f"{ms:.0f}", "typography" if c.startswith(TYPOGRAPHY) else ""] for c, ms in per_rule[:12]],
                 ["rule", "ms", ""]))
     print(f"  the shared prose view alone, on every body line (TYP* and TRM* read it on their candidate lines only): {shared:.0f} ms")
+    cold_wall = median([r.wall for r in cold])
     if a.n >= 1000:
         verdict = f"target: 1,000 posts in < {TARGET_S:g} s: " + ("met" if wall * 1000 / a.n < TARGET_S else "NOT met")
+        first = f"; target: < {FIRST_RUN_TARGET_S:g} s: " + ("met" if cold_wall * 1000 / a.n < FIRST_RUN_TARGET_S
+                                                             else "NOT met")
     else:
         verdict = f"(the target, 1,000 posts in < {TARGET_S:g} s, is checked by the full run)"
-    print(f"\nfirst run (--no-cache): {median([r.wall for r in cold]):.2f} s with --jobs {default_jobs()}, "
-          f"{median([r.wall for r in serial]):.2f} s in one process")
+        first = ""
+    print(f"\nfirst run (--no-cache): {cold_wall:.2f} s with --jobs {default_jobs()}, "
+          f"{median([r.wall for r in serial]):.2f} s in one process{first}")
     print(f"\nlint: {a.n} posts in {wall:.2f} s (median of {a.repeat}) = {a.n / wall:.0f} posts/s, "
           f"peak RSS {max(r.maxrss_mb for r in runs):.0f} MB; {verdict}")
     if not a.no_write and a.n == 1000:
@@ -155,7 +160,7 @@ def main(argv=None) -> int:
             "", "排版与术语规则各自单独运行一遍（1,000 篇，各自重新计算所需的正文视图）的耗时：",
             "", *md_table(["规则", "毫秒"], [[c, f"{ms:.0f}"] for c, ms in typo]
                           + [["共用的正文视图单独计算、覆盖正文每一行（规则只读候选行）", f"{shared:.0f}"]]),
-            "", f"目标：1,000 篇 {TARGET_S:g} 秒内。命令行在两次运行之间保留解析结果、只读本篇与 conventions.yml 的规则（{cached}）的结果和发布计划对每个 SVG 文件的检查结论（`.cache/series-lint/`，按文件内容、解析器与规则源码、conventions.yml 的 SHA-256 失效），上面第一行是作者第二次运行时的情形；其余规则每次都重新检查。测量：{time.strftime('%Y-%m-%d')}；{machine()}；{a.repeat} 次运行的中位数。"]))
+            "", f"目标：1,000 篇在 {TARGET_S:g} 秒内查完，作者第二次运行（第一行）与首次运行（第二行，什么都没有缓存：目标 {FIRST_RUN_TARGET_S:g} 秒）都是。命令行在两次运行之间保留解析结果、只读本篇与 conventions.yml 的规则（{cached}）的结果和发布计划对每个 SVG 文件的检查结论（`.cache/series-lint/`，按文件内容、解析器与规则源码、conventions.yml 的 SHA-256 失效），上面第一行是作者第二次运行时的情形；其余规则每次都重新检查。测量：{time.strftime('%Y-%m-%d')}；{machine()}；{a.repeat} 次运行的中位数。"]))
         print("wrote docs/performance.md")
     return 0
 
