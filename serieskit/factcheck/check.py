@@ -7,9 +7,9 @@ import re
 from pathlib import Path
 
 from .posts import Post, find_posts, links, reference_definitions, reference_items
-from .register import (FACTCHECK_DIR, REGISTER, Entry, Problem, _nonempty_str, is_http, load_register,
+from .register import (FACTCHECK_DIR, REGISTER, Entry, Problem, nonempty_str, is_http, load_register,
                        normalize_url, read_text)
-from .tables import (_CODE_SPAN_RE, _SRC_RE, _header_name, parse_sources_cell, quote_in, quotes, tables,
+from .tables import (CODE_SPAN_RE, SRC_RE, header_name, parse_sources_cell, quote_in, quotes, tables,
                      unfenced_lines)
 
 # ---------------------------------------------------------------------------------------------
@@ -29,10 +29,10 @@ def check(root: Path, today: dt.date | None = None) -> list[Problem]:
     if entries is not None:
         for e in entries:
             addrs = []
-            if _nonempty_str(e.data.get("url")):
+            if nonempty_str(e.data.get("url")):
                 addrs.append(e.data["url"])
             if isinstance(e.data.get("urls"), list):
-                addrs.extend(u for u in e.data["urls"] if _nonempty_str(u))
+                addrs.extend(u for u in e.data["urls"] if nonempty_str(u))
             for a in addrs:
                 by_url.setdefault(normalize_url(a), e)
                 if not is_http(a):
@@ -86,7 +86,7 @@ def check_factcheck_files(root: Path, slugs: set, by_id: dict | None, problems: 
         for t in ts:
             table_lines.add(t.line)
             table_lines.update(no for no, _ in t.rows)
-            names = [_header_name(c) for c in t.header]
+            names = [header_name(c) for c in t.header]
             if "sources" not in names or "verdict" not in names:
                 missing = " and ".join(f"`{c}`" for c in ("sources", "verdict") if c not in names)
                 problems.append(Problem(rel, t.line, f"table not migrated: its header has no {missing} column "
@@ -105,7 +105,7 @@ def check_factcheck_files(root: Path, slugs: set, by_id: dict | None, problems: 
             for no, line in unfenced_lines(text):
                 if no in table_lines:
                     continue
-                for m in _SRC_RE.finditer(line):
+                for m in SRC_RE.finditer(line):
                     ident = m.group(1).rstrip(".-")
                     if ident not in by_id:
                         problems.append(Problem(rel, no, f"src:{ident} is not registered in {REGISTER}"))
@@ -125,7 +125,7 @@ def check_row(rel, no, cells, si, vi, slug, by_id, problems) -> None:
         return
     for k, other in enumerate(cells):
         if k != si:
-            for m in _SRC_RE.finditer(other):
+            for m in SRC_RE.finditer(other):
                 ident = m.group(1).rstrip(".-")
                 if ident not in by_id:
                     problems.append(Problem(rel, no, f"src:{ident} is not registered in {REGISTER}"))
@@ -150,7 +150,7 @@ def check_row(rel, no, cells, si, vi, slug, by_id, problems) -> None:
         for k, c in enumerate(cells):
             if k != vi:
                 qs.extend(quotes(c))
-        abstracts = [e.data.get("abstract") for e in cited if _nonempty_str(e.data.get("abstract"))]
+        abstracts = [e.data.get("abstract") for e in cited if nonempty_str(e.data.get("abstract"))]
         if not any(quote_in(q, a) for q in qs for a in abstracts):
             ids = ", ".join(f"src:{e.id}" for e in cited)
             if not qs:
@@ -201,7 +201,7 @@ def named_entries(text: str, by_id: dict, rel_urls: list) -> list[Entry]:
         tok = m.group(1).rstrip(".-")
         if tok in by_id and by_id[tok] not in found:
             found.append(by_id[tok])
-    paths = re.findall(r"[A-Za-z0-9_.-]*/[A-Za-z0-9_./-]*|[A-Za-z0-9_-]+\.[A-Za-z0-9]+", _CODE_SPAN_RE.sub(
+    paths = re.findall(r"[A-Za-z0-9_.-]*/[A-Za-z0-9_./-]*|[A-Za-z0-9_-]+\.[A-Za-z0-9]+", CODE_SPAN_RE.sub(
         lambda m: " " + m.group(2) + " ", text))
     for p in paths:
         p = normalize_url(p)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from serieskit.parse import frontmatter
 from .register import REFERENCES_HEADING, SERIES_DIR, read_text
-from .tables import _CODE_SPAN_RE, unfenced_lines
+from .tables import CODE_SPAN_RE, unfenced_lines
 
 # ---------------------------------------------------------------------------------------------
 # Posts
@@ -64,7 +64,7 @@ def _strip_bare(url: str) -> str:
 def links(text: str, refdefs: dict) -> list[str]:
     """Link targets in a piece of Markdown: inline, reference-style, autolinks, bare URLs (not
     inside code spans)."""
-    text = _CODE_SPAN_RE.sub(lambda m: "code", text)
+    text = CODE_SPAN_RE.sub(lambda m: "code", text)
     out = []
 
     def inline(m):

@@ -125,7 +125,7 @@ def _as_date(value) -> dt.date | None:
     return None
 
 
-def _nonempty_str(value) -> bool:
+def nonempty_str(value) -> bool:
     return isinstance(value, str) and value.strip() != ""
 
 
@@ -235,13 +235,13 @@ def check_fields(item: dict, slugs: set, today: dt.date, bad) -> None:
         bad("id", f"id {eid!r} must match {ID_RE.pattern}")
     if "kind" in item and item["kind"] not in KINDS:
         bad("kind", f"kind {item['kind']!r} is not one of {' | '.join(KINDS)}")
-    if "title" in item and not _nonempty_str(item["title"]):
+    if "title" in item and not nonempty_str(item["title"]):
         bad("title", "title must be non-empty text")
     if "version" in item and (item["version"] is None or str(item["version"]).strip() == ""):
         bad("version", "version must say what was read (arXiv version, commit, tag or date)")
     if "read" in item and item["read"] not in READS:
         bad("read", f"read {item['read']!r} is not one of {' | '.join(READS)}")
-    if item.get("read") == "abstract" and not _nonempty_str(item.get("abstract")):
+    if item.get("read") == "abstract" and not nonempty_str(item.get("abstract")):
         bad("read", "read: abstract needs the abstract's words in `abstract:`")
     if "checked" in item:
         d = _as_date(item["checked"])
@@ -261,7 +261,7 @@ def check_fields(item: dict, slugs: set, today: dt.date, bad) -> None:
                     bad("posts", f"posts names `{p}`, which is not the slug of a post")
             for p in sorted({p for p in posts if posts.count(p) > 1}):
                 bad("posts", f"posts lists `{p}` twice")
-    if "files" in item and (not isinstance(item["files"], list) or not all(_nonempty_str(f) for f in item["files"])):
+    if "files" in item and (not isinstance(item["files"], list) or not all(nonempty_str(f) for f in item["files"])):
         bad("files", "files must be a list of paths")
 
 
@@ -269,14 +269,14 @@ def check_addresses(root: Path, item: dict, bad, urls_seen: dict, line: int) -> 
     """`url` (or a `justification`), `urls`; no address may belong to two entries."""
     addresses = []
     if "url" in item:
-        if not _nonempty_str(item["url"]):
+        if not nonempty_str(item["url"]):
             bad("url", "url must be an address")
         else:
             addresses.append(item["url"].strip())
-    elif not _nonempty_str(item.get("justification")):
+    elif not nonempty_str(item.get("justification")):
         bad("id", "no `url`: give the address, or say in `justification` why there is none")
     if "urls" in item:
-        if not isinstance(item["urls"], list) or not all(_nonempty_str(u) for u in item["urls"]):
+        if not isinstance(item["urls"], list) or not all(nonempty_str(u) for u in item["urls"]):
             bad("urls", "urls must be a list of addresses")
         else:
             addresses.extend(u.strip() for u in item["urls"])

@@ -10,7 +10,7 @@ from serieskit.parse.inline import split_cells
 # ---------------------------------------------------------------------------------------------
 # Markdown helpers
 
-_CODE_SPAN_RE = re.compile(r"(`+)(.+?)\1")
+CODE_SPAN_RE = re.compile(r"(`+)(.+?)\1")
 _FENCE_RE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
 
 
@@ -63,7 +63,7 @@ def tables(text: str) -> list[Table]:
     return out
 
 
-def _header_name(cell: str) -> str:
+def header_name(cell: str) -> str:
     return re.sub(r"[*_`]", "", cell).strip().lower()
 
 
@@ -77,7 +77,7 @@ def quotes(text: str) -> list[str]:
 # ---------------------------------------------------------------------------------------------
 # The sources cell
 
-_SRC_RE = re.compile(r"`?src:([A-Za-z0-9][A-Za-z0-9._-]*)`?")
+SRC_RE = re.compile(r"`?src:([A-Za-z0-9][A-Za-z0-9._-]*)`?")
 _SEPARATORS = ",;+·、，；"
 _HASH_RE = re.compile(r"(?<![0-9A-Za-z_./-])(?=[0-9a-f]*[0-9])(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}(?![0-9A-Za-z_-])")
 _ARXIV_RE = re.compile(r"(?<![\d.])\d{4}\.\d{4,5}(?:v\d+)?(?![\d.])")
@@ -131,14 +131,14 @@ def _descriptions(text: str) -> list:
     found = [("URL", m.group(0).rstrip(").,;:")) for m in _URL_RE.finditer(bare)]
     bare = _URL_RE.sub(" ", bare)
     # an address without a scheme counts outside code spans (inside, `host/path` is a search pattern)
-    found += [("URL", m.group(0).rstrip(").,;:")) for m in _HOST_PATH_RE.finditer(_CODE_SPAN_RE.sub(" ", bare))]
+    found += [("URL", m.group(0).rstrip(").,;:")) for m in _HOST_PATH_RE.finditer(CODE_SPAN_RE.sub(" ", bare))]
     bare = _HOST_PATH_RE.sub(" ", bare)
     for what, rx in (("arXiv id", _ARXIV_RE), ("commit hash", _HASH_RE)):
         found += [(what, m.group(0)) for m in rx.finditer(bare)]
         bare = rx.sub(" ", bare)
     found += [("version label", m.group(0)) for m in _AT_HASH_RE.finditer(bare)]
     # `v2` counts outside code spans (inside, `v1` is part of a path or an identifier)
-    found += [("version label", m.group(0)) for m in _VERSION_RE.finditer(_CODE_SPAN_RE.sub(" ", bare))]
+    found += [("version label", m.group(0)) for m in _VERSION_RE.finditer(CODE_SPAN_RE.sub(" ", bare))]
     return found
 
 
@@ -150,7 +150,7 @@ def parse_sources_cell(cell: str) -> SourcesCell:
         if ch.isspace() or ch in _SEPARATORS:
             i += 1
             continue
-        m = _SRC_RE.match(cell, i)
+        m = SRC_RE.match(cell, i)
         if m:
             ident = m.group(1).rstrip(".-")
             res.ids.append(ident)
