@@ -6,6 +6,7 @@ hits them alike, and reports medians. Scratch output goes to .bench/ (git-ignore
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import platform
@@ -87,21 +88,19 @@ def load_now() -> str:
         return "?"
 
 
-_REFERENCE: list[float] = []
+def _loop_ms() -> float:
+    t, acc = time.perf_counter(), 0
+    for i in range(1_000_000):
+        acc += i * i % 7
+    return (time.perf_counter() - t) * 1000
 
 
+@functools.cache
 def reference_ms() -> float:
     """How fast this machine runs Python now: a fixed loop of a million steps, the fastest of five
     runs, in ms (lower is faster). Its speed moves by a third within an hour here, so two runs of a
     benchmark compare only beside this figure. Measured once per process."""
-    if not _REFERENCE:
-        def once() -> float:
-            t, acc = time.perf_counter(), 0
-            for i in range(1_000_000):
-                acc += i * i % 7
-            return (time.perf_counter() - t) * 1000
-        _REFERENCE.append(min(once() for _ in range(5)))
-    return _REFERENCE[0]
+    return min(_loop_ms() for _ in range(5))
 
 
 def machine() -> str:

@@ -12,7 +12,6 @@ from support.sitebuild import build, make_project
 from zensical_adapter import upstream
 
 
-
 @pytest.mark.slow    # builds the fixture with Zensical twice (over a few seconds a test)
 def test_a_second_build_shows_each_edit(tmp_path):
     proj = make_project(tmp_path)
