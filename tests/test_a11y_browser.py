@@ -17,7 +17,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from support.browser_harness import (DESKTOP, INIT_SCRIPT, PHONE, READY_JS, ROOT, SCROLL_BOXES_MEASURED, TODAY,
-                                     showcase_post, site_pages)
+                                     has_math, run_axe, showcase_post, site_pages)
 from support.sweep import toggle_scheme
 from serieskit.model.loader import load_site
 from serieskit.analysis.mermaid import mermaid_fences
@@ -350,6 +350,60 @@ def test_a_table_drawn_after_a_scheme_switch_has_the_new_colours_at_once(browser
     settled = page.evaluate(colour)
     assert first == settled, f"{path}: {text!r} in a table drawn after the switch shows {first}, then {settled}"
     ctx.close()
+
+
+# Every display formula of the page laid out as it is now (a block below the screen too), by its
+# place among the page's formulas: whether it is wider than its box, and its tab stop.
+WIDE_FORMULAS_JS = r"""
+() => [...document.querySelectorAll(".md-content div.arithmatex")].map((box, i) => {
+  if (box.firstElementChild) box.firstElementChild.getBoundingClientRect();
+  return { i, wide: box.scrollWidth > box.clientWidth + 1, tabindex: box.getAttribute("tabindex") };
+}).filter((f) => f.wide)
+"""
+KATEX_FONTS = "**/KaTeX_*.woff2"
+
+
+def _hold(page, pattern: str) -> list:
+    """The requests of `pattern` are held, unanswered, in the list returned, until each is let through."""
+    held = []
+    page.route(pattern, lambda route: held.append(route))
+    return held
+
+
+def test_a_formula_a_late_font_widens_gets_its_tab_stop(browser, server):
+    """KaTeX's fonts arrive after the text is laid out, some only when a formula below the screen is first
+    measured, and a formula set in its font can be wider than in the fallback: wide enough to scroll.
+    While a font loads a11y.js does not say its boxes are measured; when the font arrives the widened
+    formula gets its tab stop. Here the fonts are held back until a formula has been measured without
+    them, then let through."""
+    for post in (p for p in PUBLISHED if has_math(p)):
+        path = "/" + post.url_dir
+        ctx = browser.new_context(viewport=DESKTOP, color_scheme="light", device_scale_factor=1)
+        page = ctx.new_page()
+        held = _hold(page, KATEX_FONTS)
+        page.goto(server.origin + path, wait_until="domcontentloaded")   # held fonts hold the load event
+        page.wait_for_function("() => document.documentElement.hasAttribute('data-series-scroll-boxes')"
+                               " && document.fonts.status === 'loading'")
+        page.wait_for_timeout(500)   # a11y.js has measured what it can
+        state = page.evaluate("() => document.documentElement.getAttribute('data-series-scroll-boxes')")
+        before = {f["i"] for f in page.evaluate(WIDE_FORMULAS_JS)}
+        for route in held:
+            route.continue_()
+        page.unroute(KATEX_FONTS)
+        page.wait_for_function("() => document.fonts.status === 'loaded'")
+        page.wait_for_function(SCROLL_BOXES_MEASURED, timeout=5_000)
+        widened = [f for f in page.evaluate(WIDE_FORMULAS_JS) if f["i"] not in before]
+        if not widened:
+            ctx.close()
+            continue
+        assert state == "measuring", f"{path}: a11y.js says {state!r} while KaTeX's fonts are still loading"
+        missing = [f["i"] for f in widened if f["tabindex"] != "0"]
+        assert not missing, f"{path}: display formulas {missing} (by place) are wide in their font and have no tab stop"
+        found = run_axe(page, rules=["scrollable-region-focusable"])
+        assert not found, f"{path}: {found}"
+        ctx.close()
+        return
+    pytest.fail("no post has a display formula that its font makes wider than its box on the desktop")
 
 
 # --- glossary terms ------------------------------------------------------------------------------------------------

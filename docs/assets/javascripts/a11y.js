@@ -80,10 +80,19 @@
     });
   }
 
-  // `data-series-scroll-boxes` on the root: "measuring" until every box has been measured, then
-  // "measured" (what a test waits for before it asks whether every wide box has a stop). Each turn
-  // takes a few milliseconds at most, so a phone's slower processor never has a long task from it
-  // while the reader scrolls or types.
+  // `data-series-scroll-boxes` on the root: "measuring" from the moment a box may have changed (the
+  // page arrived, a block was drawn, a font arrived, the window changed size) until every box has
+  // been measured with the fonts it needs, then "measured" (what a test waits for before it asks
+  // whether every wide box has a stop). Measuring a formula can start loading the font it is set in,
+  // which widens it: while a font loads the state stays "measuring", and the font's arrival
+  // (`loadingdone`, below) measures again. Each turn takes a few milliseconds at most, so a phone's
+  // slower processor never has a long task from it while the reader scrolls or types.
+  var STATE = "data-series-scroll-boxes";
+  function state(value) { document.documentElement.setAttribute(STATE, value); }
+  function measured() {
+    if (!(document.fonts && document.fonts.status === "loading")) state("measured");
+  }
+
   var queue = [], TURN_MS = 6;
   var idle = window.requestIdleCallback || function (f) { return setTimeout(f, 16); };
   function drain() {
@@ -96,7 +105,7 @@
     }
     mark(batch);
     if (queue.length) idle(drain);
-    else document.documentElement.setAttribute("data-series-scroll-boxes", "measured");
+    else measured();
   }
 
   function scrollBoxes(root) {
@@ -105,10 +114,10 @@
     root.querySelectorAll(SCROLLERS).forEach(function (box) { (undrawn(box) ? queue : drawn).push(box); });
     mark(drawn);
     if (!queue.length) {
-      document.documentElement.setAttribute("data-series-scroll-boxes", "measured");
+      measured();
       return;
     }
-    document.documentElement.setAttribute("data-series-scroll-boxes", "measuring");
+    state("measuring");
     if (wasEmpty) idle(drain);
   }
 
@@ -167,6 +176,7 @@
 
   var pending = 0;
   function later() {
+    state("measuring");
     clearTimeout(pending);
     pending = setTimeout(function () { scrollBoxes(content()); }, 150);
   }
@@ -219,5 +229,8 @@
   else run();
   window.addEventListener("resize", later);
   // a web font that arrives (KaTeX's, the text's) widens what a box holds without changing the box
-  if (document.fonts && document.fonts.addEventListener) document.fonts.addEventListener("loadingdone", later);
+  if (document.fonts && document.fonts.addEventListener) {
+    document.fonts.addEventListener("loadingdone", later);
+    document.fonts.addEventListener("loadingerror", later);
+  }
 })();
