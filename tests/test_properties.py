@@ -99,6 +99,24 @@ frontmatter = st.dictionaries(st.one_of(st.sampled_from(KEYS), st.text(max_size=
 
 
 # --- the engine never raises ----------------------------------------------------------------------------------
+@given(text=any_text)
+def test_the_parse_cache_gives_back_the_parse_it_was_given(text):
+    """The linter's cache (serieskit/parse/parsecache.py) keeps a post's parse as JSON, each line's prose
+    as what sets it apart from the line: through encode, JSON text and decode comes the same frontmatter
+    and body, for any text (code spans, comments, blanks, stray backticks)."""
+    import json
+    from serieskit.parse import frontmatter as fmmod, parsecache
+    from serieskit.parse.markdown import parse_body
+    lines = text.replace("\r", "").split("\n")
+    fm = fmmod.parse(lines)
+    body = parse_body(lines, fm.end + 1 if fm.end else 1)
+    data = parsecache.encode_post(fm, body, lines)
+    assume(data is not None)
+    back_fm, back_body = parsecache.decode_post(json.loads(json.dumps(data, ensure_ascii=False)), lines)
+    assert back_body == body
+    assert (back_fm.data, back_fm.start, back_fm.end) == (fm.data, fm.start, fm.end)
+
+
 @given(text=any_text, in_series=st.booleans())
 def test_engine_never_raises_on_arbitrary_text(text, in_series):
     root = project("text")

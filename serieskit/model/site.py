@@ -104,12 +104,12 @@ class Post:
         digest = cache.digest(data) if cache is not None else ""
         self.digest = digest     # SHA-256 of the bytes, when a cache asked for it (else "")
         parsed = cache.get(self.rel, digest) if cache is not None else None
-        self._cache = None
+        self._cache = cache             # the body comes from there, or its parse goes there (see body)
+        self._kept_body = None          # the body as the cache keeps it, decoded when first read
         if parsed is not None:
-            self.fm, self.body = parsed
+            self.fm, self._kept_body = parsed
         else:
             self.fm = fmmod.parse(self.lines)
-            self._cache = cache         # the body's parse goes there once it is made (see body)
         self.meta: dict = self.fm.data if isinstance(self.fm.data, dict) else {}
         self.body_start = self.fm.end + 1 if self.fm.end else (1 if self.fm.start == 0 else 2)
         self._derived: dict[tuple, object] = {}   # see memo()
@@ -120,9 +120,14 @@ class Post:
         frontmatter, and a run parses only the bodies it looks at (`series-lint one.md` parses that
         post and the posts it links to; a run in several processes parses each body in the process
         that lints it)."""
+        if self._kept_body is not None:
+            kept, self._kept_body = self._kept_body, None
+            body = self._cache.body(kept, self.lines)
+            if body is not None:
+                return body
         body = parse_body(self.lines, self.body_start)
         if self._cache is not None:
-            self._cache.put(self.rel, self.digest, self.fm, body)
+            self._cache.put(self.rel, self.digest, self.fm, body, self.lines)
         return body
 
     def memo(self, name: str, key, compute):

@@ -10,10 +10,16 @@ not change since the last run is not parsed again (its frontmatter and its body 
   result.
 - What: the frontmatter and the body of each post, the output of the parsing step, as plain JSON
   (`encode_post` / `decode_post`): lists, strings and numbers that are turned back into the parser's
-  own dataclasses by name, field by field. Nothing in the file can run: a cache is data even when
-  someone else wrote it (a committed `.cache/`, a shared folder). A pickle could run any code while
-  loading; the file format that held this cache before is never read. A frontmatter whose values
-  JSON cannot hold as they are (a YAML set, binary, a key that is not a string) is not cached.
+  own dataclasses by name, field by field. A line's prose is kept only where it is not the line
+  itself (inline code, comments), so the file is about the size of the posts. Nothing in the file
+  can run: a cache is data even when someone else wrote it (a committed `.cache/`, a shared folder).
+  A pickle could run any code while loading; the file format that held this cache before is never
+  read. A frontmatter whose values JSON cannot hold as they are (a YAML set, binary, a key that is
+  not a string) is not cached.
+- When: the frontmatter is decoded as the site is loaded, a body only when a rule first reads it,
+  in the process that lints the post. A worker process encodes the posts it parsed itself and hands
+  the parent JSON text, which the parent writes into the file as it is: the first run of a large
+  series (every post parsed, the whole file written) costs little more than a run with `--no-cache`.
 
 `HitCache` keeps, beside it (`hits.json`), what the rules that read nothing but the post's own text
 and the conventions (`Rule.reads_only_post`: the typography rules) found in each post, before
@@ -31,6 +37,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import sys
 import tempfile
 from pathlib import Path
@@ -42,6 +49,7 @@ from .syntax import Body, Comment, DeepBlock, Fence, Heading, Image, Link, Table
 
 CACHE_DIR = Path(".cache") / "series-lint"
 CACHE_FILE = "parsed.json"
+BLANKED = re.compile(" {2,}")
 HIT_FILE = "hits.json"
 VERDICT_FILE = "assets.json"
 PARSER_MODULES = ("parse/markdown.py", "parse/syntax.py", "parse/inline.py", "parse/frontmatter.py", "model/site.py",
@@ -80,7 +88,7 @@ class _Store:
     """Entries by repo-relative path, each valid for one SHA-256 of the post's bytes, in one JSON
     file that is valid for one key; `save()` writes what this run used. An entry is kept as JSON
     data (`[digest, ...]`) and decoded only when asked for; one that does not decode is a miss."""
-    FILE = CACHE_FILE
+    FILE: str           # the subclass's file under CACHE_DIR
 
     def __init__(self, root: Path, key: str):
         self.path = root / CACHE_DIR / self.FILE
@@ -91,7 +99,7 @@ class _Store:
         try:
             if self.path.is_symlink() or not self.path.is_file():
                 return          # none yet, or not a file of ours (a FIFO would block): parse everything
-            with open(self.path, "rb") as fh:
+            with open(self.path, encoding="utf-8") as fh:     # (json.loads of bytes decodes them slower)
                 doc = json.loads(fh.read())
             if isinstance(doc, dict) and doc.get("key") == self.key and isinstance(doc.get("entries"), dict):
                 self.entries = {rel: e for rel, e in doc["entries"].items()
@@ -121,20 +129,28 @@ class _Store:
                 self.changed = True
             self.used[rel] = e
 
-    def save(self, keep=()) -> None:
-        """Write what this run used (entries of deleted posts go) and the entries of the paths in
-        `keep`, atomically; a cache that cannot be written is only a slower next run."""
+    def _text(self, keep) -> str | None:
+        """The file's new text: what this run used (entries of deleted posts go) and the entries of
+        the paths in `keep`; None when it would not change. (json.dumps, not json.dump: dump()
+        writes piece by piece through the pure-Python encoder, about ten times slower.)"""
         for rel in keep:
             if rel not in self.used and rel in self.entries:
                 self.used[rel] = self.entries[rel]
         if not self.changed and len(self.used) == len(self.entries):
+            return None
+        return json.dumps({"key": self.key, "entries": self.used}, ensure_ascii=False, separators=(",", ":"))
+
+    def save(self, keep=()) -> None:
+        """Write `_text(keep)` atomically; a cache that cannot be written is only a slower next run."""
+        text = self._text(keep)
+        if text is None:
             return
         tmp = None
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=".tmp-")
             with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                json.dump({"key": self.key, "entries": self.used}, fh, ensure_ascii=False, separators=(",", ":"))
+                fh.write(text)
             os.replace(tmp, self.path)
         except Exception:
             if tmp is not None:
@@ -142,26 +158,70 @@ class _Store:
 
 
 class ParseCache(_Store):
-    """`get(rel, digest)` -> (frontmatter, body) or None; `put(...)`; `save()` once the run has parsed."""
+    """`get(rel, digest)` -> (frontmatter, the body as kept) or None, as each post is loaded;
+    `body(kept, lines)` -> the Body or None, when a rule first reads it; `put(...)` once a post is
+    parsed; `save()` once the run has parsed. A worker process hands the parent the posts it parsed
+    as JSON text (`entries_of`), which the parent writes into the file as it is (`adopt`, `save`)."""
+    FILE = CACHE_FILE
 
     def __init__(self, root: Path):
         super().__init__(root, parser_key(root))
+        self.fresh: set[str] = set()             # the posts this process parsed
+        self.adopted: list[tuple[list[str], str]] = []   # (posts, their entries as JSON text) from workers
 
     def get(self, rel: str, digest: str):
         e = self._get(rel, digest)
         if e is None:
             return None
         try:
-            return decode_post(e[1])
+            front, kept = e[1]
+            return decode_front(front), kept
         except (TypeError, ValueError, IndexError, KeyError, AttributeError):   # another shape: parse again
             self.used.pop(rel, None)
             return None
 
-    def put(self, rel: str, digest: str, fm, body) -> None:
-        data = encode_post(fm, body)
+    @staticmethod
+    def body(kept, lines: list[str]) -> Body | None:
+        """The body `get` gave as kept, decoded; None when it has another shape (parse it again)."""
+        try:
+            return decode_body(kept, lines)
+        except (TypeError, ValueError, IndexError, KeyError, AttributeError):
+            return None
+
+    def put(self, rel: str, digest: str, fm, body, lines: list[str]) -> None:
+        data = encode_post(fm, body, lines)
         if data is not None:
             self.used[rel] = [digest, data]
+            self.fresh.add(rel)
             self.changed = True
+
+    def entries_of(self, rels) -> tuple[list[str], str]:
+        """The posts among `rels` this process parsed and their entries, as JSON text: a worker
+        encodes its own share (the parent only splices the text into the file)."""
+        mine = [rel for rel in rels if rel in self.fresh]
+        return mine, _members({rel: self.used[rel] for rel in mine})
+
+    def adopt(self, entries: tuple[list[str], str]) -> None:
+        rels, text = entries
+        if rels:
+            self.adopted.append((rels, text))
+            self.changed = True
+
+    def _text(self, keep) -> str | None:
+        taken = {rel for rels, _ in self.adopted for rel in rels}
+        for rel in keep:
+            if rel not in self.used and rel not in taken and rel in self.entries:
+                self.used[rel] = self.entries[rel]
+        if not self.changed and len(self.used) == len(self.entries):
+            return None
+        parts = [_members({rel: e for rel, e in self.used.items() if rel not in taken})]
+        parts += [text for _, text in self.adopted]
+        return '{"key":' + json.dumps(self.key) + ',"entries":{' + ",".join(p for p in parts if p) + "}}"
+
+
+def _members(d: dict) -> str:
+    """`d` as JSON without its braces: the members of an object, to be joined with others."""
+    return json.dumps(d, ensure_ascii=False, separators=(",", ":"))[1:-1]
 
 
 class HitCache(_Store):
@@ -270,34 +330,91 @@ def _plain(v, depth: int = 0) -> bool:
     return False
 
 
-def encode_post(fm: Frontmatter, body: Body) -> list | None:
-    """A parsed post as JSON data; None when the frontmatter holds values JSON would change."""
+def encode_post(fm: Frontmatter, body: Body, lines: list[str]) -> list | None:
+    """A parsed post as JSON data, [frontmatter, body]; None when the frontmatter holds values JSON
+    would change. `lines`: the post's lines, which each line's prose is kept against."""
     if not _plain(fm.data):
         return None
     err = None if fm.error is None else _finding_data(fm.error)
     front = [fm.data, fm.start, fm.end, fm.key_pos, fm.value_pos, [list(d) for d in fm.duplicate_keys], err]
     b = body
-    return [front, [_row(x, FENCE[0]) for x in b.fences], [_row(x, HEADING[0]) for x in b.headings],
-            [_row(x, IMAGE[0]) for x in b.images], [_row(x, LINK[0]) for x in b.links],
-            [[t.start, t.end, t.header, [[ln, cells] for ln, cells in t.rows]] for t in b.tables],
-            [_row(x, COMMENT[0]) for x in b.comments], _lines_text(b.prose), sorted(b.in_code),
-            [_row(x, DEEP[0]) for x in b.deep], _lines_text(b.raw_html)]
+    return [front, [[_row(x, FENCE[0]) for x in b.fences], [_row(x, HEADING[0]) for x in b.headings],
+                    [_row(x, IMAGE[0]) for x in b.images], [_row(x, LINK[0]) for x in b.links],
+                    [[t.start, t.end, t.header, [[ln, cells] for ln, cells in t.rows]] for t in b.tables],
+                    [_row(x, COMMENT[0]) for x in b.comments], _prose_data(b.prose, lines), sorted(b.in_code),
+                    [_row(x, DEEP[0]) for x in b.deep], _lines_text(b.raw_html)]]
 
 
-def decode_post(v) -> tuple[Frontmatter, Body]:
+def decode_post(v, lines: list[str]) -> tuple[Frontmatter, Body]:
     """`encode_post`'s data back as (Frontmatter, Body); raises ValueError / TypeError on any other shape."""
-    front, fences, headings, images, links, tables, comments, prose, in_code, deep, raw_html = v
+    front, kept = v
+    return decode_front(front), decode_body(kept, lines)
+
+
+def decode_front(front) -> Frontmatter:
     data, start, end, key_pos, value_pos, dups, err = front
     if not (data is None or type(data) is dict) or not all(type(x) is int for x in (start, end)):
         raise ValueError("a frontmatter of another shape")
-    fm = Frontmatter(data, start, end, _positions(key_pos), _positions(value_pos),
-                     [(k, ln, col) for k, ln, col in dups], None if err is None else _finding(err))
+    return Frontmatter(data, start, end, _positions(key_pos), _positions(value_pos),
+                       [(k, ln, col) for k, ln, col in dups], None if err is None else _finding(err))
+
+
+def decode_body(kept, lines: list[str]) -> Body:
+    fences, headings, images, links, tables, comments, prose, in_code, deep, raw_html = kept
     body = Body(_rows(Fence, fences, FENCE[1]), _rows(Heading, headings, HEADING[1]), _rows(Image, images, IMAGE[1]),
                 _rows(Link, links, LINK[1]), [_table(t) for t in tables], _rows(Comment, comments, COMMENT[1]),
-                _text_lines(prose), set(in_code), _rows(DeepBlock, deep, DEEP[1]), _text_lines(raw_html))
+                _data_prose(prose, lines), set(in_code), _rows(DeepBlock, deep, DEEP[1]), _text_lines(raw_html))
     if not all(type(x) is int for x in body.in_code):
         raise ValueError("code lines of another shape")
-    return fm, body
+    return body
+
+
+def _prose_data(prose: dict[int, str], lines: list[str]) -> list:
+    """Each line's prose as what sets it apart from the line itself: None where it is the line (most
+    lines), the runs of the line blanked out (inline code, comments: flat [start, end, ...]) where
+    that is all, else the text."""
+    out = []
+    for n, text in prose.items():
+        raw = lines[n - 1] if 0 < n <= len(lines) else None
+        if text == raw:
+            out.append(None)
+        elif raw is not None and text and len(text) == len(raw):
+            # a blanked code span or comment is at least two characters: only such runs are looked at
+            runs = [i for m in BLANKED.finditer(text) if raw[m.start():m.end()] != m.group() for i in m.span()]
+            out.append(runs if runs and _blanked(raw, runs) == text else text)
+        else:
+            out.append(text)
+    return [list(prose), out]
+
+
+def _blanked(raw: str, runs: list[int]) -> str:
+    """`raw` with each (start, end) run of the flat list `runs` made spaces."""
+    parts, at = [], 0
+    for a, b in zip(runs[::2], runs[1::2]):
+        parts += [raw[at:a], " " * (b - a)]
+        at = b
+    parts.append(raw[at:])
+    return "".join(parts)
+
+
+def _data_prose(v, lines: list[str]) -> dict[int, str]:
+    keys, values = v
+    if len(keys) != len(values) or not all(type(k) is int for k in keys):
+        raise ValueError("line -> prose of another shape")
+    out = dict(zip(keys, values))
+    for n, x in out.items():
+        if type(x) is str:
+            continue
+        if not 0 < n <= len(lines):
+            raise ValueError("the prose of a line the post does not have")
+        if x is None:
+            out[n] = lines[n - 1]
+        elif type(x) is list and x and len(x) % 2 == 0 and all(type(i) is int for i in x) \
+                and all(a < b for a, b in zip([-1, *x], [*x, len(lines[n - 1]) + 1])):
+            out[n] = _blanked(lines[n - 1], x)
+        else:
+            raise ValueError("a line's prose of another shape")
+    return out
 
 
 def _positions(v) -> dict[str, tuple[int, int]]:
