@@ -140,6 +140,26 @@ def test_an_unwritable_cache_only_costs_time(tmp_path):
     assert cli(root) == cli(root, "--no-cache")
 
 
+def test_a_fix_run_keeps_each_post_once_for_the_bytes_it_now_has(tmp_path):
+    """`--fix` lints, writes the fixes and lints the site again with the same cache: the file then holds
+    each post once (no key twice), for the bytes the post has after the fix, and the next run agrees
+    with one without the cache."""
+    import hashlib
+    root = make_site(tmp_path)
+    post = _typo_post(root)
+    cli(root, "--fix")
+    assert "以 vLLM 框架" in post.read_text(encoding="utf-8")
+
+    def unique(pairs):
+        keys = [k for k, _ in pairs]
+        assert len(keys) == len(set(keys)), f"a key twice in the cache file: {keys}"
+        return dict(pairs)
+    entries = json.loads(cache_file(root).read_text(encoding="utf-8"), object_pairs_hook=unique)["entries"]
+    assert {rel: e[0] for rel, e in entries.items()} == \
+        {p.relative_to(root).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest() for p in (root / "series").rglob("*.md")}
+    assert cli(root) == cli(root, "--no-cache")
+
+
 # The typography rules' hits (parsecache.HitCache): kept for a post whose bytes and conventions.yml
 # did not change, found again when either did; the rules that read more than the post always run.
 

@@ -167,7 +167,7 @@ class ParseCache(_Store):
     def __init__(self, root: Path):
         super().__init__(root, parser_key(root))
         self.fresh: set[str] = set()             # the posts this process parsed
-        self.adopted: list[tuple[list[str], str]] = []   # (posts, their entries as JSON text) from workers
+        self.texts: dict[str, str] = {}          # the entries the processes parsed, as JSON text, by post
 
     def get(self, rel: str, digest: str):
         e = self._get(rel, digest)
@@ -195,28 +195,26 @@ class ParseCache(_Store):
             self.fresh.add(rel)
             self.changed = True
 
-    def entries_of(self, rels) -> tuple[list[str], str]:
-        """The posts among `rels` this process parsed and their entries, as JSON text: a worker
+    def entries_of(self, rels) -> dict[str, str]:
+        """The entries of the posts among `rels` this process parsed, each as JSON text: a worker
         encodes its own share (the parent only splices the text into the file)."""
-        mine = [rel for rel in rels if rel in self.fresh]
-        return mine, _members({rel: self.used[rel] for rel in mine})
+        return {rel: json.dumps(self.used[rel], ensure_ascii=False, separators=(",", ":"))
+                for rel in rels if rel in self.fresh}
 
-    def adopt(self, entries: tuple[list[str], str]) -> None:
-        rels, text = entries
-        if rels:
-            self.adopted.append((rels, text))
+    def adopt(self, entries: dict[str, str]) -> None:
+        if entries:
+            self.texts.update(entries)
             self.changed = True
 
     def _text(self, keep) -> str | None:
-        taken = {rel for rels, _ in self.adopted for rel in rels}
         for rel in keep:
-            if rel not in self.used and rel not in taken and rel in self.entries:
+            if rel not in self.used and rel not in self.texts and rel in self.entries:
                 self.used[rel] = self.entries[rel]
         if not self.changed and len(self.used) == len(self.entries):
             return None
-        parts = [_members({rel: e for rel, e in self.used.items() if rel not in taken})]
-        parts += [text for _, text in self.adopted]
-        return '{"key":' + json.dumps(self.key) + ',"entries":{' + ",".join(p for p in parts if p) + "}}"
+        members = [_members({rel: e for rel, e in self.used.items() if rel not in self.texts})]
+        members += [json.dumps(rel, ensure_ascii=False) + ":" + text for rel, text in self.texts.items()]
+        return '{"key":' + json.dumps(self.key) + ',"entries":{' + ",".join(m for m in members if m) + "}}"
 
 
 def _members(d: dict) -> str:
