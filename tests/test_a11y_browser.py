@@ -93,6 +93,11 @@ async () => {
     href: href ? new URL(href, location.href).pathname : null, label: el.getAttribute("aria-label"), inMap: !!((host && host.matches("div.mermaid")) || el.closest("div.mermaid")),
     region: regionOf(anchor), tabindex: el.getAttribute("tabindex"), follows,
     onScreen: seen(),
+    // where it is when it is not on screen (the failure message says it): its box, what the reader sees
+    offScreen: seen() ? null : (() => { const b = shown.getBoundingClientRect(), c = getComputedStyle(shown);
+      return `box ${Math.round(b.left)},${Math.round(b.top)} ${Math.round(b.width)}x${Math.round(b.height)}, ` +
+        `view ${Math.round(vv.offsetLeft)},${Math.round(vv.offsetTop)} ${Math.round(vv.width)}x${Math.round(vv.height)}, ` +
+        `scrollY ${Math.round(scrollY)}, opacity ${c.opacity}, visibility ${c.visibility}`; })(),
     outline: cs.outlineStyle, outlineWidth: parseFloat(cs.outlineWidth) || 0,
     ratio: ring ? (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05) : 0,
     scrolls: el.scrollWidth > el.clientWidth + 1 && /auto|scroll/.test(getComputedStyle(el).overflowX), scrollLeft: el.scrollLeft,
@@ -168,7 +173,7 @@ def test_every_tab_stop_is_visible_ringed_and_in_order(browser, server, path, mo
     ctx.close()
     assert len(stops) < MAX_STOPS, f"{path}: more than {MAX_STOPS} Tab stops"
     where = lambda s: f"{s['tag']}.{s['cls']} {s['text']!r} ({s['region']})"   # noqa: E731
-    hidden = [where(s) for s in stops if not s["onScreen"]]
+    hidden = [f"{where(s)}: {s['offScreen']}" for s in stops if not s["onScreen"]]
     assert not hidden, f"{path} ({mode}): Tab stops the reader cannot see: {hidden[:10]}"
     # Chromium's own ring (`auto`) is drawn in two tones, dark and light, to show on any ground
     faint = [f"{where(s)}: {s['outline']} {s['outlineWidth']}px, {s['ratio']:.2f}:1" for s in stops if not ringed(s)]
@@ -293,7 +298,7 @@ def test_a_link_in_a_table_below_the_screen_is_reached_and_drawn_on_focus(browse
     one, and the block is drawn for it: the stop is on screen with its ring."""
     ctx, page, path, text = _undrawn_table_page(browser, server, "a[href], abbr")
     stop = tab_to(page, lambda s: s["id"] == "series-test-target")
-    assert stop["onScreen"], f"{path}: the focused {stop['tag']} {text!r} in a table below the screen is not on screen"
+    assert stop["onScreen"], f"{path}: the focused {stop['tag']} {text!r} in a table below the screen is not on screen: {stop['offScreen']}"
     assert ringed(stop), stop
     drawn = page.evaluate("() => document.getElementById('series-test-target').closest('.md-typeset__table')"
                           ".checkVisibility({ contentVisibilityAuto: true })")
