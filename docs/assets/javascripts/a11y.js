@@ -87,10 +87,10 @@
   // which widens it: while a font loads the state stays "measuring", and the font's arrival
   // (`loadingdone`, below) measures again. Each turn takes a few milliseconds at most, so a phone's
   // slower processor never has a long task from it while the reader scrolls or types.
-  var STATE = "data-series-scroll-boxes";
+  var STATE = "data-series-scroll-boxes", pending = 0;
   function state(value) { document.documentElement.setAttribute(STATE, value); }
-  function measured() {
-    if (!(document.fonts && document.fonts.status === "loading")) state("measured");
+  function measured() {   // not while a font loads, nor while a look again is due (later, below)
+    if (!pending && !(document.fonts && document.fonts.status === "loading")) state("measured");
   }
 
   var queue = [], TURN_MS = 6;
@@ -174,11 +174,10 @@
 
   function content() { return document.querySelector(".md-content") || document.body; }
 
-  var pending = 0;
   function later() {
     state("measuring");
     clearTimeout(pending);
-    pending = setTimeout(function () { scrollBoxes(content()); }, 150);
+    pending = setTimeout(function () { pending = 0; scrollBoxes(content()); }, 150);
   }
 
   var ro = null;
