@@ -11,10 +11,12 @@ export NO_MKDOCS_2_WARNING := 1
 
 setup: $(VENV)/.installed node_modules/.installed
 
+# -qq: pip reports only errors. The warnings it printed here were not about the project: the machine's
+# package-index settings, and the notice setuptools gives on every editable install (pip 26 shows it).
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
+	$(PY) -m pip install -qq --upgrade pip
+	$(PY) -m pip install -qq -e '.[dev]'
 	touch $@
 
 node_modules/.installed: package.json package-lock.json
@@ -43,7 +45,7 @@ build: setup
 # The same site built with Zensical (the successor of Material for MkDocs) into site-zensical/:
 # optional, the MkDocs path never needs it (zensical_adapter/build.py).
 zensical: setup
-	@$(PY) -c "import zensical" 2>/dev/null || $(PY) -m pip install --quiet -e '.[zensical]'
+	@$(PY) -c "import zensical" 2>/dev/null || $(PY) -m pip install -qq -e '.[zensical]'
 	$(PY) zensical_adapter/build.py --strict -d site-zensical
 
 test: setup browser
