@@ -132,7 +132,7 @@ class _Store:
     def _text(self, keep) -> str | None:
         """The file's new text: what this run used (entries of deleted posts go) and the entries of
         the paths in `keep`; None when it would not change. (json.dumps, not json.dump: dump()
-        writes piece by piece through the pure-Python encoder, about ten times slower.)"""
+        encodes piece by piece in pure Python, dumps() in C.)"""
         for rel in keep:
             if rel not in self.used and rel in self.entries:
                 self.used[rel] = self.entries[rel]
