@@ -119,17 +119,19 @@ def main(argv=None) -> int:
     per_rule, shared = rule_costs(site, a.repeat)
 
     wall = median([r.wall for r in runs])
-    rows = [["lint CLI, end to end", f"{wall:.2f}", f"{median([r.cpu for r in runs]):.2f}", f"{a.n / wall:.0f}",
-             f"{max(r.maxrss_mb for r in runs):.0f}"],
-            ["lint CLI, first run (no .cache/: parses all, writes it)", f"{median([r.wall for r in fresh]):.2f}",
-             f"{median([r.cpu for r in fresh]):.2f}", f"{a.n / median([r.wall for r in fresh]):.0f}",
-             f"{max(r.maxrss_mb for r in fresh):.0f}"],
-            ["lint CLI, --no-cache (every post parsed)", f"{median([r.wall for r in cold]):.2f}",
-             f"{median([r.cpu for r in cold]):.2f}", f"{a.n / median([r.wall for r in cold]):.0f}",
-             f"{max(r.maxrss_mb for r in cold):.0f}"],
-            ["lint CLI, --no-cache --jobs 1 (one process)", f"{median([r.wall for r in serial]):.2f}",
-             f"{median([r.cpu for r in serial]):.2f}", f"{a.n / median([r.wall for r in serial]):.0f}",
-             f"{max(r.maxrss_mb for r in serial):.0f}"],
+
+    def cli_row(label, rs):      # the printed table: wall, CPU, posts/s, peak RSS
+        w = median([r.wall for r in rs])
+        return [label, f"{w:.2f}", f"{median([r.cpu for r in rs]):.2f}", f"{a.n / w:.0f}", f"{max(r.maxrss_mb for r in rs):.0f}"]
+
+    def page_row(label, rs):     # the 性能 page's table: wall, posts/s, peak RSS
+        w = median([r.wall for r in rs])
+        return [label, f"{w:.2f} s", f"{a.n / w:.0f}", f"{max(r.maxrss_mb for r in rs):.0f} MB"]
+
+    rows = [cli_row("lint CLI, end to end", runs),
+            cli_row("lint CLI, first run (no .cache/: parses all, writes it)", fresh),
+            cli_row("lint CLI, --no-cache (every post parsed)", cold),
+            cli_row("lint CLI, --no-cache --jobs 1 (one process)", serial),
             ["  read + parse (load_site, no cache)", f"{median(loads):.2f}", "", f"{a.n / median(loads):.0f}", ""],
             ["  rules (lint)", f"{median(rules):.2f}", "", f"{a.n / median(rules):.0f}", ""]]
     print()
@@ -162,12 +164,9 @@ def main(argv=None) -> int:
         rss = max(r.maxrss_mb for r in runs)
         update_page("bench-lint", "\n".join([*md_table(["测量", "中位数", "篇/秒", "峰值内存"], [
             ["1,000 篇，命令行 `scripts/lint.py` 端到端（含解释器启动）", f"**{wall:.2f} s**", f"{a.n / wall:.0f}", f"{rss:.0f} MB"],
-            ["同上，首次运行（没有 `.cache/`：每篇都解析，并写出缓存）", f"{fresh_wall:.2f} s",
-             f"{a.n / fresh_wall:.0f}", f"{max(r.maxrss_mb for r in fresh):.0f} MB"],
-            ["同上，`--no-cache`（每篇都重新解析，不读也不写缓存）", f"{median([r.wall for r in cold]):.2f} s",
-             f"{a.n / median([r.wall for r in cold]):.0f}", f"{max(r.maxrss_mb for r in cold):.0f} MB"],
-            ["同上，`--no-cache --jobs 1`（只用一个进程）", f"{median([r.wall for r in serial]):.2f} s",
-             f"{a.n / median([r.wall for r in serial]):.0f}", f"{max(r.maxrss_mb for r in serial):.0f} MB"],
+            page_row("同上，首次运行（没有 `.cache/`：每篇都解析，并写出缓存）", fresh),
+            page_row("同上，`--no-cache`（每篇都重新解析，不读也不写缓存）", cold),
+            page_row("同上，`--no-cache --jobs 1`（只用一个进程）", serial),
             ["其中读取与解析（`load_site`，不用缓存）", f"{median(loads):.2f} s", f"{a.n / median(loads):.0f}", ""],
             ["其中全部规则（`lint`，不用缓存）", f"{median(rules):.2f} s", f"{a.n / median(rules):.0f}", ""]]),
             "", "排版与术语规则各自单独运行一遍（1,000 篇，各自重新计算所需的正文视图）的耗时：",

@@ -95,6 +95,7 @@ class _Store:
         self.key = key
         self.entries: dict[str, list] = {}     # rel -> [digest, ...what the subclass keeps, as JSON data]
         self.used: dict[str, list] = {}
+        self.texts: dict[str, str] = {}       # rel -> an entry already encoded (ParseCache: by a worker)
         self.changed = False
         try:
             if self.path.is_symlink() or not self.path.is_file():
@@ -130,15 +131,17 @@ class _Store:
             self.used[rel] = e
 
     def _text(self, keep) -> str | None:
-        """The file's new text: what this run used (entries of deleted posts go) and the entries of
-        the paths in `keep`; None when it would not change. (json.dumps, not json.dump: dump()
-        encodes piece by piece in pure Python, dumps() in C.)"""
+        """The file's new text: what this run used (entries of deleted posts go), the entries handed
+        in as JSON text (`texts`) and the entries of the paths in `keep`; None when it would not
+        change. (json.dumps, not json.dump: dump() encodes piece by piece in pure Python, dumps() in C.)"""
         for rel in keep:
-            if rel not in self.used and rel in self.entries:
+            if rel not in self.used and rel not in self.texts and rel in self.entries:
                 self.used[rel] = self.entries[rel]
         if not self.changed and len(self.used) == len(self.entries):
             return None
-        return json.dumps({"key": self.key, "entries": self.used}, ensure_ascii=False, separators=(",", ":"))
+        members = [_members({rel: e for rel, e in self.used.items() if rel not in self.texts})]
+        members += [json.dumps(rel, ensure_ascii=False) + ":" + text for rel, text in self.texts.items()]
+        return '{"key":' + json.dumps(self.key) + ',"entries":{' + ",".join(m for m in members if m) + "}}"
 
     def save(self, keep=()) -> None:
         """Write `_text(keep)` atomically; a cache that cannot be written is only a slower next run."""
@@ -167,7 +170,6 @@ class ParseCache(_Store):
     def __init__(self, root: Path):
         super().__init__(root, parser_key(root))
         self.fresh: set[str] = set()             # the posts this process parsed
-        self.texts: dict[str, str] = {}          # the entries the processes parsed, as JSON text, by post
 
     def get(self, rel: str, digest: str):
         e = self._get(rel, digest)
@@ -206,15 +208,6 @@ class ParseCache(_Store):
             self.texts.update(entries)
             self.changed = True
 
-    def _text(self, keep) -> str | None:
-        for rel in keep:
-            if rel not in self.used and rel not in self.texts and rel in self.entries:
-                self.used[rel] = self.entries[rel]
-        if not self.changed and len(self.used) == len(self.entries):
-            return None
-        members = [_members({rel: e for rel, e in self.used.items() if rel not in self.texts})]
-        members += [json.dumps(rel, ensure_ascii=False) + ":" + text for rel, text in self.texts.items()]
-        return '{"key":' + json.dumps(self.key) + ',"entries":{' + ",".join(m for m in members if m) + "}}"
 
 
 def _members(d: dict) -> str:
