@@ -9,9 +9,10 @@ Generates N realistic posts (scripts/gen_synthetic.py; about 6,000 Chinese chara
 would (`python scripts/lint.py`, a fresh process: interpreter start, imports, reading, parsing,
 every rule, report) and reports the median wall time, posts per second and peak memory (RSS of
 the process). A breakdown measured in-process splits reading + parsing (load_site) from the rules.
-The CLI keeps parsed posts, the typography rules' hits and the asset plan's SVG verdicts between runs (serieskit/parse/parsecache.py): the timed runs find them there
-after the warm-up, as an author's second run does; beside them, a fresh clone's first run (no
-`.cache/`: every post parsed, the cache written) and the same runs with `--no-cache` (every post
+The CLI keeps each post's frontmatter, the typography rules' hits and the asset plan's SVG verdicts
+between runs (serieskit/parse/parsecache.py; a body is parsed on every run): the timed runs find them
+there after the warm-up, as an author's second run does; beside them, a fresh clone's first run (no
+`.cache/`: every post parsed, the caches written) and the same runs with `--no-cache` (every post
 parsed, nothing read or written). The in-process breakdown runs without the cyclic
 garbage collector, as the CLI does (serieskit/lint/cli.py main()). Target (issue 16): 1,000 posts in
 under 1.5 s. On a busy machine the wall and CPU times both rise (the CPU time less so): record
@@ -172,7 +173,7 @@ def main(argv=None) -> int:
             "", "排版与术语规则各自单独运行一遍（1,000 篇，各自重新计算所需的正文视图）的耗时：",
             "", *md_table(["规则", "毫秒"], [[c, f"{ms:.0f}"] for c, ms in typo]
                           + [["共用的正文视图单独计算、覆盖正文每一行（规则只读候选行）", f"{shared:.0f}"]]),
-            "", f"目标：1,000 篇在 {TARGET_S:g} 秒内查完，作者第二次运行（第一行）与首次运行（第二、三行，什么都没有缓存：目标 {FIRST_RUN_TARGET_S:g} 秒；第二行还要写出缓存）都是。命令行在两次运行之间保留解析结果、只读本篇与 conventions.yml 的规则（{cached}）的结果和发布计划对每个 SVG 文件的检查结论（`.cache/series-lint/`，按文件内容、解析器与规则源码、conventions.yml 的 SHA-256 失效），上面第一行是作者第二次运行时的情形；其余规则每次都重新检查。测量：{time.strftime('%Y-%m-%d')}；{machine()}；{a.repeat} 次运行的中位数。"]))
+            "", f"目标：1,000 篇在 {TARGET_S:g} 秒内查完，作者第二次运行（第一行）与首次运行（第二、三行，什么都没有缓存：目标 {FIRST_RUN_TARGET_S:g} 秒；第二行还要写出缓存）都是。命令行在两次运行之间保留每篇 frontmatter 的解析结果（正文每次都重新解析）、只读本篇与 conventions.yml 的规则（{cached}）的结果和发布计划对每个 SVG 文件的检查结论（`.cache/series-lint/`，按文件内容、解析器与规则源码、conventions.yml 的 SHA-256 失效），上面第一行是作者第二次运行时的情形；其余规则每次都重新检查。测量：{time.strftime('%Y-%m-%d')}；{machine()}；{a.repeat} 次运行的中位数。"]))
         print("wrote docs/performance.md")
     return 0
 

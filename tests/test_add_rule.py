@@ -2,7 +2,7 @@
 fixtures, and nothing else has to learn about it.
 
 In a throw-away copy of the project (the files git has: the recipe's last step is `git add`),
-TYP002 (a typography rule over the shared prose and parse caches, whose hits the lint cache keeps,
+TYP002 (a typography rule over the shared prose views, whose hits the lint cache keeps,
 with a fix) is copied with its fixtures under an unused code, at the paths the recipe names; only
 the code, the slug and the class name change. Then pytest runs in that copy, on its own serieskit:
 

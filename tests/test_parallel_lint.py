@@ -12,7 +12,7 @@ import pytest
 from support.project import ROOT
 from serieskit.model import forking
 from serieskit.lint.cli import run
-from serieskit.parse.parsecache import CACHE_FILE, HIT_FILE
+from serieskit.parse.parsecache import HIT_FILE
 
 spec = importlib.util.spec_from_file_location("gen_synthetic", ROOT / "scripts" / "gen_synthetic.py")
 gen = importlib.util.module_from_spec(spec)
@@ -59,20 +59,6 @@ def test_hits_computed_in_the_children_are_kept_for_the_next_run(project, monkey
     entries = json.loads(hit_file.read_text(encoding="utf-8"))["entries"]
     assert len(entries) == 12                      # every post's hits, from the parent's share and the children's
     assert cli(project, "--jobs", "3") == first == cli(project, "--jobs", "1")
-
-
-def test_posts_parsed_in_the_children_are_kept_for_the_next_run(project, monkeypatch):
-    """Each process hands the parent the posts it parsed as JSON text, which the parent writes into the
-    file: every post is there, for the bytes it has now, and it decodes (a second run reports the same)."""
-    import hashlib
-    monkeypatch.setattr(forking, "MIN_ITEMS", 2)
-    shutil.rmtree(project / ".cache", ignore_errors=True)
-    first = cli(project, "--jobs", "3")
-    parsed = json.loads(next((project / ".cache").rglob(CACHE_FILE)).read_text(encoding="utf-8"))["entries"]
-    posts = {p.relative_to(project).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
-             for p in (project / "series").rglob("*.md")}
-    assert {rel: e[0] for rel, e in parsed.items()} == posts
-    assert cli(project, "--jobs", "3") == first == cli(project, "--no-cache", "--jobs", "1")
 
 
 def test_jobs_must_be_a_positive_number(project):

@@ -1,7 +1,7 @@
-"""The linter's cache of parsed posts (serieskit/parse/parsecache.py): a second run gives the same output
-as a first and as `--no-cache`; an edited post, an edited parser, a damaged, foreign or unwritable
-cache are each parsed again or ignored, never a stale result or a traceback; nothing in a cache file
-runs (it is JSON; a pickle left in its place is never loaded)."""
+"""The linter's caches (serieskit/parse/parsecache.py): a second run gives the same output as a first and
+as `--no-cache`; an edited post, an edited parser, a damaged, foreign or unwritable cache are each
+parsed again or ignored, never a stale result or a traceback; nothing in a cache file runs (it is
+JSON; a pickle left in its place is never loaded)."""
 from __future__ import annotations
 
 import io
@@ -27,7 +27,7 @@ def cli(root, *args):
 
 
 def cache_file(root):
-    return root / parsecache.CACHE_DIR / parsecache.CACHE_FILE
+    return root / parsecache.CACHE_DIR / parsecache.FRONTMATTER_FILE
 
 
 def test_first_second_and_uncached_runs_agree_on_the_real_project(tmp_path):
@@ -61,33 +61,37 @@ def test_a_cache_from_another_parser_is_ignored(tmp_path, monkeypatch):
     root = make_site(tmp_path)
     cli(root)
     doc = json.loads(cache_file(root).read_text(encoding="utf-8"))
-    poisoned = {rel: [digest, [data[0], None]] for rel, (digest, data) in doc["entries"].items()}   # would crash
+    # each post's frontmatter made empty: every post would lose its title, slug and date if it were read
+    poisoned = {rel: [digest, [{}, 1, 2, {}, {}, [], None]] for rel, (digest, _) in doc["entries"].items()}
     cache_file(root).write_text(json.dumps({"key": "another parser", "entries": poisoned}), encoding="utf-8")
     assert cli(root) == cli(root, "--no-cache")
 
 
-# Right key, wrong data, each in every entry: a string where a line number goes, rows of another shape,
-# a body that is not a list, the prose of a line the post does not have, a prose that is not text.
-SHAPES = {"frontmatter line": lambda front, kept: front.__setitem__(1, "x"),
-          "fence row": lambda front, kept: kept.__setitem__(0, [["x"] * 6]),
-          "headings": lambda front, kept: kept.__setitem__(1, "not a list"),
-          "prose line": lambda front, kept: (kept[6][0].__setitem__(0, 10 ** 6), kept[6][1].__setitem__(0, None)),
-          "prose text": lambda front, kept: kept[6][1].__setitem__(0, 7)}
+# Right key, wrong data, each in every entry: a string where a line number goes, data that is not a
+# mapping, a position that is not a pair of numbers, a duplicate key of another shape, an error of another
+# shape, an entry that is not a list.
+SHAPES = {"frontmatter line": lambda front: front.__setitem__(1, "x"),
+          "data": lambda front: front.__setitem__(0, ["not", "a", "mapping"]),
+          "key position": lambda front: front[3].__setitem__("title", "x"),
+          "duplicate key": lambda front: front.__setitem__(5, ["x"]),
+          "error": lambda front: front.__setitem__(6, [1, 2]),
+          "entry": lambda front: front.clear()}
 
 
 @pytest.mark.parametrize("shape", SHAPES)
 def test_entries_of_another_shape_are_parsed_again(tmp_path, shape):
-    """A miss (the frontmatter's as the site is loaded, the body's when a rule first reads it), not a
-    crash; the posts parsed again are kept right for the next run."""
+    """A miss as the site is loaded, not a crash; the frontmatter parsed again is kept right for the
+    next run."""
     root = make_site(tmp_path)
     expected = cli(root, "--no-cache")
     cli(root)
     doc = json.loads(cache_file(root).read_text(encoding="utf-8"))
-    for rel, (digest, (front, kept)) in doc["entries"].items():
-        SHAPES[shape](front, kept)
+    for rel, (digest, front) in doc["entries"].items():
+        SHAPES[shape](front)
     cache_file(root).write_text(json.dumps(doc), encoding="utf-8")
     assert cli(root) == expected
     assert cli(root) == expected
+    assert all(len(e[1]) == 7 for e in json.loads(cache_file(root).read_text(encoding="utf-8"))["entries"].values())
 
 
 @pytest.mark.parametrize("damage", [b"", b"not json", b"\x80\x05garbage", b'{"key": ', b"[" * 100_000])
@@ -107,7 +111,7 @@ def test_a_cache_from_another_root_is_ignored(tmp_path, monkeypatch):
     cli(root)
     other = tmp_path / "b" / "proj"
     shutil.copytree(root, other)
-    assert parsecache.parser_key(other) != parsecache.parser_key(root)
+    assert parsecache.frontmatter_key(other) != parsecache.frontmatter_key(root)
     assert parsecache.hits_key(other) != parsecache.hits_key(root)
     calls = _break(monkeypatch, "TYP001")
     assert cli(other) == cli(other, "--no-cache")
@@ -115,14 +119,14 @@ def test_a_cache_from_another_root_is_ignored(tmp_path, monkeypatch):
 
 
 def test_a_committed_pickle_never_runs(tmp_path):
-    """`.cache/series-lint/parsed.pickle` (the old format) and a `hits.json` / `parsed.json` that hold
-    a pickle, each crafted to create a marker file when unpickled: the lint CLI (a real process)
-    never loads them, lints as usual and creates no marker."""
+    """`.cache/series-lint/parsed.pickle` and `parsed.json` (old formats) and a `hits.json` /
+    `frontmatter.json` that hold a pickle, each crafted to create a marker file when unpickled: the
+    lint CLI (a real process) never loads them, lints as usual and creates no marker."""
     root = make_site(tmp_path)
     d = root / parsecache.CACHE_DIR
     d.mkdir(parents=True)
     markers = []
-    for name in ("parsed.pickle", "hits.pickle", parsecache.CACHE_FILE, parsecache.HIT_FILE):
+    for name in ("parsed.pickle", "hits.pickle", "parsed.json", parsecache.FRONTMATTER_FILE, parsecache.HIT_FILE):
         marker = tmp_path / f"ran-{name}"
         markers.append(marker)
         (d / name).write_bytes(b"cos\nsystem\n(S'touch " + str(marker).encode() + b"'\ntR.")

@@ -98,23 +98,22 @@ KEYS = ["title", "slug", "date", "updated", "author", "series", "order", "status
 frontmatter = st.dictionaries(st.one_of(st.sampled_from(KEYS), st.text(max_size=10)), yaml_value, max_size=12)
 
 
-# --- the linter's parse cache --------------------------------------------------------------------------------
-@given(text=any_text)
-def test_the_parse_cache_gives_back_the_parse_it_was_given(text):
-    """The linter's cache (serieskit/parse/parsecache.py) keeps a post's parse as JSON, each line's prose
-    as what sets it apart from the line: through encode, JSON text and decode comes the same frontmatter
-    and body, for any text (code spans, comments, blanks, stray backticks)."""
+# --- the linter's frontmatter cache ---------------------------------------------------------------------------
+@given(meta=frontmatter, raw=st.one_of(st.none(), st.text(max_size=200), any_text))
+def test_the_frontmatter_cache_gives_back_the_frontmatter_it_was_given(meta, raw):
+    """The linter's cache (serieskit/parse/parsecache.py) keeps a post's frontmatter as JSON: through
+    encode, JSON text and decode comes the same frontmatter (data, lines, positions, duplicate keys,
+    error), for any mapping and any text between the `---` lines."""
     import json
     from serieskit.parse import frontmatter as fmmod, parsecache
-    from serieskit.parse.markdown import parse_body
-    lines = text.replace("\r", "").split("\n")
-    fm = fmmod.parse(lines)
-    body = parse_body(lines, fm.end + 1 if fm.end else 1)
-    data = parsecache.encode_post(fm, body, lines)
+    head = raw if raw is not None else yaml.safe_dump(meta, allow_unicode=True, default_flow_style=None)
+    fm = fmmod.parse(f"---\n{head}\n---\nbody".replace("\r", "").split("\n"))
+    data = parsecache.encode_front(fm)
     assume(data is not None)
-    back_fm, back_body = parsecache.decode_post(json.loads(json.dumps(data, ensure_ascii=False)), lines)
-    assert back_body == body
-    assert (json.dumps(back_fm.data), back_fm.start, back_fm.end) == (json.dumps(fm.data), fm.start, fm.end)   # (NaN too)
+    back = parsecache.decode_front(json.loads(json.dumps(data, ensure_ascii=False)))
+    assert json.dumps(back.data) == json.dumps(fm.data)     # (NaN too)
+    assert (back.start, back.end, back.key_pos, back.value_pos, back.duplicate_keys, back.error) == \
+        (fm.start, fm.end, fm.key_pos, fm.value_pos, fm.duplicate_keys, fm.error)
 
 
 # --- the engine never raises ----------------------------------------------------------------------------------

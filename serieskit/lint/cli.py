@@ -18,7 +18,7 @@ from serieskit.conventions import CONVENTIONS_FILE, ConfigError, load_convention
 from .engine import lint, relaxed_security
 from serieskit.model.loader import load_site
 from serieskit.model.site import SERIES_DIR
-from serieskit.parse.parsecache import HitCache, ParseCache, VerdictCache
+from serieskit.parse.parsecache import FrontmatterCache, HitCache, VerdictCache
 from serieskit.model.forking import default_jobs
 from .rules import REGISTRY
 
@@ -147,10 +147,15 @@ def _expand(site, wanted: set[str] | None) -> set[str] | None:
     return out
 
 
-def _load(root: Path, conv, args, **kw):
+def _load(root: Path, conv, args, cache=None, verdicts=None, **kw):
     """The site as the lint reads it: checked only (the lint publishes nothing, so its asset plan
-    needs the SVG checks' verdicts, not sanitized files)."""
-    return load_site(root, conv, today=args.today, jobs=args.jobs, checked_only=True, **kw)
+    needs the SVG checks' verdicts, not sanitized files). The caches it was read with are saved."""
+    site = load_site(root, conv, today=args.today, jobs=args.jobs, checked_only=True, cache=cache, verdicts=verdicts, **kw)
+    if cache is not None:
+        cache.save(keep=[p.rel for p in site.posts])   # (a post a --fix round reused was not looked up)
+    if verdicts is not None:
+        verdicts.save()
+    return site
 
 
 def _fix(args, root: Path, conv, site, findings, scope, out, err):
@@ -204,11 +209,9 @@ def run(argv: list[str] | None = None, out=None, err=None) -> int:
         root = (args.root or find_root(Path.cwd())).resolve()
         conv = load_conventions(root / CONVENTIONS_FILE)
         wanted = _resolve_paths(root, args.paths)
-        cache = None if args.no_cache else ParseCache(root)
+        cache = None if args.no_cache else FrontmatterCache(root)
         verdicts = None if args.no_cache else VerdictCache(root)
         site = _load(root, conv, args, cache=cache, verdicts=verdicts)
-        if verdicts is not None:
-            verdicts.save()
         only = _expand(site, wanted)
         hits = None if args.no_cache else HitCache(root)
         findings = lint(site, only, select, ignore, hits, jobs=args.jobs)

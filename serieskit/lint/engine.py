@@ -116,24 +116,22 @@ def lint_post(post: Post, site: Site, select=None, ignore=None, rules=None, hits
 def lint(site: Site, only: set[str] | None = None, select: set[str] | None = None,
          ignore: set[str] | None = None, hits=None, jobs: int = 1) -> list[Finding]:
     """All findings of the site (or of the files in `only`, by repo-relative path), sorted. `hits`:
-    a HitCache, saved here, as is the site's ParseCache. `jobs`: processes for the post rules (serieskit/model/forking.py)."""
+    a HitCache, saved here. `jobs`: processes for the post rules (serieskit/model/forking.py)."""
     rules = post_rules(select, ignore)
     posts = [post for post in site.posts if only is None or post.rel in only]
 
-    stores = [c for c in (site.parse_cache, hits) if c is not None]   # what a child computes, kept for the next run
-
     def share(mine: list[Post]) -> list:
-        """The findings of these posts, and (from a child process) the parses and hits it made."""
+        """The findings of these posts, and (from a child process) the hits it found."""
         found = [f for post in mine for f in lint_post(post, site, rules=rules, hits=hits)]
-        return [(found, [c.entries_of([p.rel for p in mine]) for c in stores])]
+        return [(found, hits.entries_of([p.rel for p in mine]) if hits is not None else {})]
 
     findings: list[Finding] = []
     for found, entries in fork_map(share, posts, jobs):
         findings.extend(found)
-        for store, got in zip(stores, entries):
-            store.adopt(got)
-    for store in stores:
-        store.save(keep=[p.rel for p in site.posts])
+        if hits is not None:
+            hits.adopt(entries)
+    if hits is not None:
+        hits.save(keep=[p.rel for p in site.posts])
     ctx = Ctx(site, site.conv)
     for code, rule in REGISTRY.items():
         if rule.target != "site" or not _wanted(code, select, ignore):

@@ -279,8 +279,7 @@ def _reason(exc: BaseException) -> str:
 def load_site(root: str | Path, conventions: Conventions | None = None, today: dt.date | None = None,
               previous: Site | None = None, cache=None, jobs: int = 1, verdicts=None, checked_only: bool = False) -> Site:
     """Load everything under `<root>/series/` (and the page list of `<root>/docs/`). `cache`: a
-    ParseCache (serieskit/parse/parsecache.py), which the CLI uses between runs: the site keeps it
-    (`site.parse_cache`) and the run that reads the bodies saves it (serieskit/lint/engine.py lint).
+    FrontmatterCache (serieskit/parse/parsecache.py), which the CLI uses between runs and saves.
     `jobs`: processes for the asset plan's checks (serieskit/model/forking.py); `verdicts`: the lint
     CLI's VerdictCache of those checks (serieskit/parse/parsecache.py; the plan is then not publishable);
     `checked_only`: the SVG files are checked, not written (the lint CLI: the plan is not publishable).
@@ -334,7 +333,6 @@ def load_site(root: str | Path, conventions: Conventions | None = None, today: d
             (pages_from_docs if path.suffix == ".md" else docs_files).add(site_rel)
     site_files |= docs_files
     site = Site(root, conv, posts, series, site_files, fs_problems, today_from_env(today))
-    site.parse_cache = cache
     site.add_pages(pages_from_docs)
     site.assets = assets.plan(site, checks, docs_files, pages_from_docs)
     return site

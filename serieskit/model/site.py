@@ -59,7 +59,8 @@ class Post:
     """One Markdown file under series/, decoded and parsed once."""
 
     def __init__(self, root: Path, path: Path, data: bytes, mtime_ns: int = 0, cache=None):
-        """`cache`: a serieskit/parse/parsecache.py ParseCache, which gives the parse of bytes seen before."""
+        """`cache`: a serieskit/parse/parsecache.py FrontmatterCache, which gives the frontmatter of bytes
+        seen before."""
         self.root = root
         self.path = path
         self.rel = relative(path, root)
@@ -103,13 +104,12 @@ class Post:
             self.endings.pop()
         digest = cache.digest(data) if cache is not None else ""
         self.digest = digest     # SHA-256 of the bytes, when a cache asked for it (else "")
-        parsed = cache.get(self.rel, digest) if cache is not None else None
-        self._cache = cache             # the body comes from there, or its parse goes there (see body)
-        self._kept_body = None          # the body as the cache keeps it, decoded when first read
-        if parsed is not None:
-            self.fm, self._kept_body = parsed
-        else:
-            self.fm = fmmod.parse(self.lines)
+        fm = cache.get(self.rel, digest) if cache is not None else None
+        if fm is None:
+            fm = fmmod.parse(self.lines)
+            if cache is not None:
+                cache.put(self.rel, digest, fm)
+        self.fm = fm
         self.meta: dict = self.fm.data if isinstance(self.fm.data, dict) else {}
         self.body_start = self.fm.end + 1 if self.fm.end else (1 if self.fm.start == 0 else 2)
         self._derived: dict[tuple, object] = {}   # see memo()
@@ -120,15 +120,7 @@ class Post:
         frontmatter, and a run parses only the bodies it looks at (`series-lint one.md` parses that
         post and the posts it links to; a run in several processes parses each body in the process
         that lints it)."""
-        if self._kept_body is not None:
-            kept, self._kept_body = self._kept_body, None
-            body = self._cache.body(kept, self.lines)
-            if body is not None:
-                return body
-        body = parse_body(self.lines, self.body_start)
-        if self._cache is not None:
-            self._cache.put(self.rel, self.digest, self.fm, body, self.lines)
-        return body
+        return parse_body(self.lines, self.body_start)
 
     def memo(self, name: str, key, compute):
         """A value derived from this post, computed once: a post never changes after parsing, so the
@@ -356,7 +348,6 @@ class Site:
         self.fs_problems = fs_problems
         self.today = today
         self.assets = None                  # what of series/ the site publishes (serieskit/model/assets.py: the loader's plan)
-        self.parse_cache = None             # the ParseCache the loader read the posts with, if any
         self.by_site_path = {p.site_path: p for p in self.posts}
         self.by_rel = {p.rel: p for p in self.posts}
         self.by_slug: dict[str, list[Post]] = {}
