@@ -6,6 +6,8 @@ import re
 
 from serieskit.finding import Edit
 
+from .prose import candidate_lines
+
 PAIRS = {"（": "）", "《": "》", "「": "」", "『": "』", "【": "】"}
 CLOSERS = {v: k for k, v in PAIRS.items()}
 
@@ -63,3 +65,10 @@ def unbalanced_lines(post, lines: list[int]) -> list[int]:
         if raw.count("“") != raw.count("”") or any(raw.count(o) != raw.count(c) for o, c in PAIRS.items()):
             out.append(n)
     return out
+
+
+def unbalanced_mark_lines(post) -> list[int]:
+    """The body lines that hold a quotation mark or a full-width bracket and do not balance each pair
+    in their raw text: where TYP004 looks, and (those with a quotation mark) TYP002. One search of
+    the body for both rules."""
+    return post.memo("unbalanced-marks", None, lambda: unbalanced_lines(post, candidate_lines(post, ANY)))

@@ -1,5 +1,5 @@
-from serieskit.analysis.marks import QUOTES, marks_of, quote_problems, unbalanced_lines
-from serieskit.analysis.prose import candidate_lines, paragraphs_around
+from serieskit.analysis.marks import QUOTES, marks_of, quote_problems, unbalanced_mark_lines
+from serieskit.analysis.prose import paragraphs_around
 from . import Hit, Rule
 
 
@@ -21,7 +21,8 @@ class QuoteDirection(Rule):
     reads_only_post = True
 
     def check(self, post, ctx):
-        for para in paragraphs_around(post, unbalanced_lines(post, candidate_lines(post, QUOTES))):
+        quoted = [n for n in unbalanced_mark_lines(post) if QUOTES.search(post.line(n))]
+        for para in paragraphs_around(post, quoted):
             for line, col, message, fix in quote_problems(marks_of(para, QUOTES)):
                 if fix:
                     yield Hit(line, col, message, fix, hint="write `“` where the quote opens")

@@ -1,5 +1,5 @@
-from serieskit.analysis.marks import ANY, BRACKETS, QUOTES, bracket_problems, marks_of, quote_problems, unbalanced_lines
-from serieskit.analysis.prose import candidate_lines, paragraphs_around
+from serieskit.analysis.marks import BRACKETS, QUOTES, bracket_problems, marks_of, quote_problems, unbalanced_mark_lines
+from serieskit.analysis.prose import paragraphs_around
 from . import Hit, Rule
 
 
@@ -21,7 +21,7 @@ class UnpairedMarks(Rule):
     reads_only_post = True
 
     def check(self, post, ctx):
-        for para in paragraphs_around(post, unbalanced_lines(post, candidate_lines(post, ANY))):
+        for para in paragraphs_around(post, unbalanced_mark_lines(post)):
             found = [p for p in quote_problems(marks_of(para, QUOTES)) if p[3] is None]
             found += list(bracket_problems(marks_of(para, BRACKETS)))
             for line, col, message, _ in found:
