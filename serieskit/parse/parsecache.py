@@ -22,7 +22,7 @@ column of each key and value, or the error it has.
 `HitCache` keeps, beside it (`hits.json`), what the rules that read nothing but the post's own text
 and the conventions (`Rule.reads_only_post`: the typography rules) found in each post, before
 severities and suppressions. Its file is valid only for this project's root, the source of the whole
-engine (every module under serieskit/, about 2 ms to hash: no list of the modules a rule reads to
+engine (every module under serieskit/, cheap to hash: no list of the modules a rule reads to
 keep up to date), the autocorrect library's version and the bytes of conventions.yml; an entry only
 for the post's SHA-256. Every other rule runs on every run.
 

@@ -32,7 +32,7 @@ _LINK_CONTEXT = r"\]\(\s*<?|\]:[ \t]*<?|<(?=[\s\x00-\x1f&a-z]*(?:j|v|d|&))"
 _ATTR_CONTEXT = r"\b(?:href|src|action|formaction|xlink:href|data|poster|background|srcdoc|cite)\s*=\s*[\"']?"
 
 
-# Each pattern that holds SCHEME takes about 7 ms to compile, on every run of the linter: the two that
+# Each pattern that holds SCHEME is costly to compile, on every run of the linter: the two that
 # few posts need are compiled when one does (url_context(), diagram_click()).
 @cache
 def url_context() -> re.Pattern:
