@@ -46,15 +46,46 @@ def test_first_and_second_runs_agree_on_bad_input(tmp_path, case):
 
 
 def test_an_edited_post_is_parsed_again(tmp_path):
+    """Its frontmatter too (the cache keeps it): `updated` before `date` now (FMT006), and an
+    unclosed fence."""
     root = make_site(tmp_path)
     post = root / "series" / "demo" / "hub.md"
     clean = cli(root)
     text = post.read_text(encoding="utf-8")
     stat = post.stat()
-    post.write_text(text + "\n```python\nprint(1)\n", encoding="utf-8")     # an unclosed fence now
+    assert "updated: 2026-05-08" in text
+    post.write_text(text.replace("updated: 2026-05-08", "updated: 2026-04-01") + "\n```python\nprint(1)\n",
+                    encoding="utf-8")
     os.utime(post, ns=(stat.st_atime_ns, stat.st_mtime_ns))                  # even with the same mtime
     edited = cli(root)
     assert edited != clean and edited == cli(root, "--no-cache")
+    assert '"FMT006"' in edited[1]
+
+
+def test_the_frontmatter_key_covers_what_makes_a_frontmatter():
+    """Each module of the engine that turns a post's bytes into its Frontmatter is in the key, so an
+    edit of any of them starts the cache afresh: the line splitter (model/site.py), the frontmatter
+    parser and every serieskit module it imports, directly or through another."""
+    import ast
+    pkg = ROOT / "serieskit"
+    seen, todo = set(), ["parse/frontmatter.py"]
+    while todo:
+        rel = todo.pop()
+        if rel in seen:
+            continue
+        seen.add(rel)
+        for node in ast.walk(ast.parse((pkg / rel).read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.ImportFrom) or not node.module:
+                continue
+            if node.level:          # relative: from the module's package, up level - 1 packages
+                here = rel.split("/")[:-1]
+                path = "/".join(here[:len(here) - node.level + 1] + node.module.split("."))
+            elif node.module.startswith("serieskit."):
+                path = node.module.removeprefix("serieskit.").replace(".", "/")
+            else:
+                continue
+            todo.append(f"{path}.py" if (pkg / f"{path}.py").is_file() else f"{path}/__init__.py")
+    assert seen | {"model/site.py", "parse/parsecache.py"} <= set(parsecache.FRONTMATTER_MODULES)
 
 
 def test_a_cache_from_another_parser_is_ignored(tmp_path, monkeypatch):
@@ -68,12 +99,13 @@ def test_a_cache_from_another_parser_is_ignored(tmp_path, monkeypatch):
 
 
 # Right key, wrong data, each in every entry: a string where a line number goes, data that is not a
-# mapping, a position that is not a pair of numbers, a duplicate key of another shape, an error of another
-# shape, an entry that is not a list.
+# mapping, a position that is not a pair of numbers, a duplicate key of another shape or with a line that
+# is not a number, an error of another shape, an entry that is not a list.
 SHAPES = {"frontmatter line": lambda front: front.__setitem__(1, "x"),
           "data": lambda front: front.__setitem__(0, ["not", "a", "mapping"]),
           "key position": lambda front: front[3].__setitem__("title", "x"),
           "duplicate key": lambda front: front.__setitem__(5, ["x"]),
+          "duplicate key's line": lambda front: front.__setitem__(5, [["title", "x", {}]]),
           "error": lambda front: front.__setitem__(6, [1, 2]),
           "entry": lambda front: front.clear()}
 
@@ -136,6 +168,7 @@ def test_a_committed_pickle_never_runs(tmp_path):
     assert "Traceback" not in r.stderr, r.stderr
     assert json.loads(r.stdout) == json.loads(cli(root, "--no-cache")[1])
     assert not any(m.exists() for m in markers)
+    assert not (d / "parsed.json").exists()      # the old cache's file goes
 
 
 def test_an_unwritable_cache_only_costs_time(tmp_path):

@@ -1,8 +1,8 @@
 """The speed-ups, behind one switch: SERIES_SPEEDUPS (on unless it is 0, false, no or off).
 
 - `mkdocs serve`: each page's Markdown conversion is memoised across rebuilds (hooks/serieshooks/serve_cache.py;
-  it needs a MkDocs internal, hooks/serieshooks/upstream.py): an edit refreshes the page in about half
-  the time (scripts/bench_serve.py; the figures are on the 性能 page, 预览刷新).
+  it needs a MkDocs internal, hooks/serieshooks/upstream.py): an edit refreshes the page sooner
+  (scripts/bench_serve.py; the figures with and without it are on the 性能 page, 预览刷新).
 - every build: the objects made before the pages are rendered (parsed posts, files, pages,
   navigation) live until the build ends, so they are kept out of the cyclic garbage collector's full
   passes, which would otherwise walk all of them again and again (CPython's `gc.freeze`; objects still

@@ -81,7 +81,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--diff", action="store_true", help="print what --fix would change, change nothing")
     p.add_argument("--explain", metavar="CODE", help="print a rule's documentation")
     p.add_argument("--list-rules", action="store_true", help="list every rule")
-    p.add_argument("--no-cache", action="store_true", help="parse every post again (no .cache/series-lint/)")
+    p.add_argument("--no-cache", action="store_true", help="read and write nothing under .cache/series-lint/ (every frontmatter parsed and every file checked again)")
     p.add_argument("--jobs", "-j", type=_jobs, default=default_jobs(), metavar="N",
                    help="processes for the post rules (default: the cores available)")
     p.add_argument("--today", type=_date, help="date for staleness checks (default: SOURCE_DATE_EPOCH or today)")
@@ -152,7 +152,7 @@ def _load(root: Path, conv, args, cache=None, verdicts=None, **kw):
     needs the SVG checks' verdicts, not sanitized files). The caches it was read with are saved."""
     site = load_site(root, conv, today=args.today, jobs=args.jobs, checked_only=True, cache=cache, verdicts=verdicts, **kw)
     if cache is not None:
-        cache.save(keep=[p.rel for p in site.posts])   # (a post a --fix round reused was not looked up)
+        cache.save()
     if verdicts is not None:
         verdicts.save()
     return site

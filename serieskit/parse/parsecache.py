@@ -47,7 +47,8 @@ CACHE_DIR = Path(".cache") / "series-lint"
 FRONTMATTER_FILE = "frontmatter.json"
 HIT_FILE = "hits.json"
 VERDICT_FILE = "assets.json"
-FRONTMATTER_MODULES = ("parse/frontmatter.py", "yamlsafe.py", "finding.py", "parse/parsecache.py")
+# what turns a post's bytes into its Frontmatter: the lines (model/site.py Post), the YAML reader, the codec
+FRONTMATTER_MODULES = ("model/site.py", "parse/frontmatter.py", "yamlsafe.py", "finding.py", "parse/parsecache.py")
 
 
 def _project(root: Path) -> bytes:
@@ -55,7 +56,8 @@ def _project(root: Path) -> bytes:
 
 
 def frontmatter_key(root: Path) -> str:
-    h = hashlib.sha256(sys.version.encode() + b"\0" + _project(root))
+    import yaml
+    h = hashlib.sha256(f"{sys.version}\0PyYAML {yaml.__version__} {yaml.__with_libyaml__}\0".encode() + _project(root))
     here = Path(__file__).resolve().parents[1]     # serieskit/
     for name in FRONTMATTER_MODULES:
         h.update((here / name).read_bytes())
@@ -112,6 +114,12 @@ class _Store:
             return e
         return None
 
+    def _drop(self, rel: str) -> None:
+        """An entry of another shape: a miss now, and not written back (whatever replaces it is)."""
+        self.used.pop(rel, None)
+        if self.entries.pop(rel, None) is not None:
+            self.changed = True
+
     def entries_of(self, rels) -> dict:
         """What this run used or computed for `rels` (a worker process hands it to the parent)."""
         return {rel: self.used[rel] for rel in rels if rel in self.used}
@@ -146,6 +154,7 @@ class _Store:
             with os.fdopen(fd, "w", encoding="utf-8") as fh:
                 fh.write(text)
             os.replace(tmp, self.path)
+            self.entries, self.changed = dict(self.used), False     # (a --fix round writes only what changed)
         except Exception:
             if tmp is not None:
                 Path(tmp).unlink(missing_ok=True)
@@ -153,8 +162,10 @@ class _Store:
 
 class FrontmatterCache(_Store):
     """`get(rel, digest)` -> the post's Frontmatter or None, as each post is loaded; `put(...)` once
-    it is parsed; `save(keep)` once the site is loaded."""
+    it is parsed; `save()` once the site is loaded (it also removes `parsed.json`, the file of the
+    cache that kept bodies too, never read)."""
     FILE = FRONTMATTER_FILE
+    OLD_FILE = "parsed.json"
 
     def __init__(self, root: Path):
         super().__init__(root, frontmatter_key(root))
@@ -166,7 +177,7 @@ class FrontmatterCache(_Store):
         try:
             return decode_front(e[1])
         except (TypeError, ValueError, IndexError, KeyError, AttributeError):   # another shape: parse again
-            self.used.pop(rel, None)
+            self._drop(rel)
             return None
 
     def put(self, rel: str, digest: str, fm: Frontmatter) -> None:
@@ -174,6 +185,15 @@ class FrontmatterCache(_Store):
         if data is not None:
             self.used[rel] = [digest, data]
             self.changed = True
+
+    def save(self, keep=()) -> None:
+        super().save(keep)
+        try:
+            old = self.path.parent / self.OLD_FILE
+            if not old.is_symlink() and old.is_file():
+                old.unlink()
+        except OSError:
+            pass
 
 
 class HitCache(_Store):
@@ -221,7 +241,8 @@ class VerdictCache(_Store):
         try:
             published, problems = e[1], [(str(kind), str(detail)) for kind, detail in e[2]]
         except (TypeError, ValueError, IndexError):     # none, or another shape: check the file again
-            self.used.pop(rel, None)
+            if e is not None:
+                self._drop(rel)
             return None
         return (published, problems) if isinstance(published, bool) else None
 
@@ -279,7 +300,7 @@ def decode_front(front) -> Frontmatter:
     if not (data is None or type(data) is dict) or not all(type(x) is int for x in (start, end)):
         raise ValueError("a frontmatter of another shape")
     return Frontmatter(data, start, end, _positions(key_pos), _positions(value_pos),
-                       [(k, ln, col) for k, ln, col in dups], None if err is None else _finding(err))
+                       [(str(k), int(ln), int(col)) for k, ln, col in dups], None if err is None else _finding(err))
 
 
 def _positions(v) -> dict[str, tuple[int, int]]:
