@@ -32,6 +32,7 @@ build) never reads the cache, so its gate always parses the posts itself.
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -64,15 +65,22 @@ def frontmatter_key(root: Path) -> str:
     return h.hexdigest()
 
 
-def hits_key(root: Path) -> str:
+@functools.cache
+def _engine_sources() -> bytes:
+    """The SHA-256 of every module under serieskit/ with its path, read once per process (the hit and
+    the verdict caches both are keyed by it)."""
     from importlib.metadata import version
-
-    from serieskit.conventions import CONVENTIONS_FILE
-    h = hashlib.sha256(sys.version.encode() + b"\0" + _project(root))
+    h = hashlib.sha256()
     here = Path(__file__).resolve().parents[1]     # serieskit/
     for path in sorted(here.rglob("*.py")):
         h.update(path.relative_to(here).as_posix().encode() + b"\0" + path.read_bytes())
     h.update(version("autocorrect-py").encode())
+    return h.digest()
+
+
+def hits_key(root: Path) -> str:
+    from serieskit.conventions import CONVENTIONS_FILE
+    h = hashlib.sha256(sys.version.encode() + b"\0" + _project(root) + _engine_sources())
     try:
         h.update((root / CONVENTIONS_FILE).read_bytes())
     except OSError:
@@ -131,22 +139,16 @@ class _Store:
                 self.changed = True
             self.used[rel] = e
 
-    def _text(self, keep) -> str | None:
-        """The file's new text: what this run used (entries of deleted posts go) and the entries of the
-        paths in `keep`; None when it would not change. (json.dumps, not json.dump: dump() encodes
-        piece by piece in pure Python, dumps() in C.)"""
+    def save(self, keep=()) -> None:
+        """Write what this run used (entries of deleted posts go) and the entries of the paths in
+        `keep`, atomically, when that changes the file; a cache that cannot be written is only a slower
+        next run. (json.dumps, not json.dump: dump() encodes piece by piece in pure Python, dumps() in C.)"""
         for rel in keep:
             if rel not in self.used and rel in self.entries:
                 self.used[rel] = self.entries[rel]
         if not self.changed and len(self.used) == len(self.entries):
-            return None
-        return json.dumps({"key": self.key, "entries": self.used}, ensure_ascii=False, separators=(",", ":"))
-
-    def save(self, keep=()) -> None:
-        """Write `_text(keep)` atomically; a cache that cannot be written is only a slower next run."""
-        text = self._text(keep)
-        if text is None:
             return
+        text = json.dumps({"key": self.key, "entries": self.used}, ensure_ascii=False, separators=(",", ":"))
         tmp = None
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
