@@ -152,7 +152,7 @@ def main(argv=None) -> int:
         verdict = f"(the target, 1,000 posts in < {TARGET_S:g} s, is checked by the full run)"
         first = ""
     fresh_wall = median([r.wall for r in fresh])
-    print(f"\nfirst run (--no-cache): {cold_wall:.2f} s with --jobs {default_jobs()}, "
+    print(f"\nno cache (--no-cache): {cold_wall:.2f} s with --jobs {default_jobs()}, "
           f"{median([r.wall for r in serial]):.2f} s in one process{first}")
     print(f"a fresh clone's first run (no .cache/, which it writes): {fresh_wall:.2f} s"
           + (f"; the same target: {'met' if fresh_wall * 1000 / a.n < FIRST_RUN_TARGET_S else 'NOT met'}"

@@ -7,8 +7,9 @@
 Every import counts, at the top of a module or inside a function."""
 from __future__ import annotations
 
-import ast
 from pathlib import Path
+
+from support.imports import imports
 
 ROOT = Path(__file__).resolve().parents[1]
 PKG = ROOT / "serieskit"
@@ -19,28 +20,6 @@ def layer_of(module: str) -> str:
     """'serieskit.lint.rules.x' -> 'lint'; a top-level module or the package itself -> ''."""
     parts = module.split(".")[1:]
     return parts[0] if len(parts) > 1 and parts[0] in LAYERS else ""
-
-
-def imports(path: Path) -> list[tuple[int, str]]:
-    rel = path.relative_to(ROOT).with_suffix("").parts
-    package = list(rel if path.name == "__init__.py" else rel[:-1])
-    if path.name == "__init__.py":
-        package = package[:-1]
-    out = []
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = package[:len(package) - (node.level - 1)]
-                target = ".".join(base + ([node.module] if node.module else []))
-                names = [target + "." + a.name for a in node.names] if node.module is None else [target]
-            elif node.module and node.module.split(".")[0] == "serieskit":
-                names = [node.module] if node.module != "serieskit" else [f"serieskit.{a.name}" for a in node.names]
-            else:
-                continue
-            out += [(node.lineno, n) for n in names]
-        elif isinstance(node, ast.Import):
-            out += [(node.lineno, a.name) for a in node.names if a.name.split(".")[0] == "serieskit"]
-    return out
 
 
 def test_no_layer_imports_one_above_it():

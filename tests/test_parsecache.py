@@ -66,25 +66,15 @@ def test_the_frontmatter_key_covers_what_makes_a_frontmatter():
     """Each module of the engine that turns a post's bytes into its Frontmatter is in the key, so an
     edit of any of them starts the cache afresh: the line splitter (model/site.py), the frontmatter
     parser and every serieskit module it imports, directly or through another."""
-    import ast
-    pkg = ROOT / "serieskit"
-    seen, todo = set(), ["parse/frontmatter.py"]
+    from support.imports import PKG, imports, module_file
+    seen, todo = set(), [PKG / "parse" / "frontmatter.py"]
     while todo:
-        rel = todo.pop()
-        if rel in seen:
+        path = todo.pop()
+        if path in seen:
             continue
-        seen.add(rel)
-        for node in ast.walk(ast.parse((pkg / rel).read_text(encoding="utf-8"))):
-            if not isinstance(node, ast.ImportFrom) or not node.module:
-                continue
-            if node.level:          # relative: from the module's package, up level - 1 packages
-                here = rel.split("/")[:-1]
-                path = "/".join(here[:len(here) - node.level + 1] + node.module.split("."))
-            elif node.module.startswith("serieskit."):
-                path = node.module.removeprefix("serieskit.").replace(".", "/")
-            else:
-                continue
-            todo.append(f"{path}.py" if (pkg / f"{path}.py").is_file() else f"{path}/__init__.py")
+        seen.add(path)
+        todo += [module_file(target) for _, target in imports(path) if module_file(target).is_file()]
+    seen = {p.relative_to(PKG).as_posix() for p in seen}
     assert seen | {"model/site.py", "parse/parsecache.py"} <= set(parsecache.FRONTMATTER_MODULES)
 
 
