@@ -198,46 +198,69 @@ def glossary_entries(data, lines: list[int]) -> list[GlossaryEntry]:
 
 
 def _walk(root: Path, top: Path, skipped: list[Skipped], inside: Path | None = None):
-    """Files under `top`, without following symlinked folders; links it cannot follow, that leave
-    `inside` (the project by default) or that lead to a hidden file are recorded in `skipped`
-    (FS001 reports them)."""
-    inside = (inside or root).resolve()
-    for dirpath, dirnames, filenames in os.walk(top, followlinks=False, onerror=None):
-        d = Path(dirpath)
-        dirnames.sort()
-        for name in list(dirnames):
-            p = d / name
-            if p.is_symlink():
-                dirnames.remove(name)
-                try:
-                    target = p.resolve(strict=True)
-                except (OSError, RuntimeError) as exc:
-                    skipped.append(Skipped(p.relative_to(root).as_posix(), "broken-link", _reason(exc)))
-                    continue
-                skipped.append(Skipped(p.relative_to(root).as_posix(), "linked-folder", str(target)))
-            elif name.startswith("."):
-                dirnames.remove(name)
-        for name in sorted(filenames):
-            if name.startswith("."):
+    """Files under `top`, folder by folder in name order (a folder's files before its subfolders'),
+    without following symlinked folders; links it cannot follow, that leave `inside` (the project
+    by default) or that lead to a hidden file are recorded in `skipped` (FS001 reports them). What
+    the folder listing says of each entry (folder, file, link) is used as it is: only links and
+    what is not a regular file are looked at again."""
+    yield from _walk_folder(root, top, skipped, (inside or root).resolve())
+
+
+def _walk_folder(root: Path, d: Path, skipped: list[Skipped], inside: Path):
+    try:
+        with os.scandir(d) as listing:
+            entries = sorted(listing, key=lambda e: e.name)
+    except OSError:
+        return          # unreadable: as os.walk, which this follows, skips it
+    folders, below = [], []
+    for e in entries:
+        try:
+            (folders if e.is_dir() else below).append(e)
+        except OSError:     # (a link that loops: not a folder)
+            below.append(e)
+    subfolders = []
+    for e in folders:
+        p = d / e.name
+        if e.is_symlink():
+            try:
+                target = p.resolve(strict=True)
+            except (OSError, RuntimeError) as exc:
+                skipped.append(Skipped(p.relative_to(root).as_posix(), "broken-link", _reason(exc)))
                 continue
-            p = d / name
-            if p.is_symlink():
-                try:
-                    target = p.resolve(strict=True)
-                except (OSError, RuntimeError) as exc:
-                    skipped.append(Skipped(p.relative_to(root).as_posix(), "broken-link", _reason(exc)))
-                    continue
-                if not target.is_relative_to(inside):
-                    skipped.append(Skipped(p.relative_to(root).as_posix(), "link-outside", str(target)))
-                    continue
-                if any(part.startswith(".") for part in target.relative_to(inside).parts):
-                    skipped.append(Skipped(p.relative_to(root).as_posix(), "link-hidden", str(target)))
-                    continue
-            kind = _not_regular(p)
-            if kind:
-                skipped.append(Skipped(p.relative_to(root).as_posix(), "not-a-file", kind))
+            skipped.append(Skipped(p.relative_to(root).as_posix(), "linked-folder", str(target)))
+        elif not e.name.startswith("."):
+            subfolders.append(p)
+    for e in below:
+        if e.name.startswith("."):
+            continue
+        p = d / e.name
+        link = e.is_symlink()
+        if link:
+            try:
+                target = p.resolve(strict=True)
+            except (OSError, RuntimeError) as exc:
+                skipped.append(Skipped(p.relative_to(root).as_posix(), "broken-link", _reason(exc)))
                 continue
-            yield p
+            if not target.is_relative_to(inside):
+                skipped.append(Skipped(p.relative_to(root).as_posix(), "link-outside", str(target)))
+                continue
+            if any(part.startswith(".") for part in target.relative_to(inside).parts):
+                skipped.append(Skipped(p.relative_to(root).as_posix(), "link-hidden", str(target)))
+                continue
+        kind = "" if not link and _listed_regular(e) else _not_regular(p)
+        if kind:
+            skipped.append(Skipped(p.relative_to(root).as_posix(), "not-a-file", kind))
+            continue
+        yield p
+    for p in subfolders:
+        yield from _walk_folder(root, p, skipped, inside)
+
+
+def _listed_regular(entry: os.DirEntry) -> bool:
+    try:
+        return entry.is_file(follow_symlinks=False)
+    except OSError:
+        return False        # _not_regular() says what it is
 
 
 def _not_ignored(root: Path, paths: list[Path], skipped: list[Skipped]) -> tuple[list[Path], bool]:
