@@ -39,7 +39,7 @@ from serieshooks import context, drawing, gate, generated, navigation, search, s
 from serieshooks.state import BuildState, Process  # noqa: E402
 
 # The one state object, for the life of the process (one build, or one serve session of many).
-session = Process()
+process = Process()
 
 
 def _root(config) -> Path:
@@ -47,7 +47,7 @@ def _root(config) -> Path:
 
 
 def on_startup(command, dirty=False):
-    session.start(command)
+    process.start(command)
 
 
 def on_config(config):
@@ -55,40 +55,40 @@ def on_config(config):
     drawer of diagrams and formulas (kept across serve rebuilds)."""
     speedups.start_build()
     try:
-        drawing.start(session, config, _root(config), gate.log)
+        drawing.start(process, config, _root(config), gate.log)
     except Unavailable as exc:
         raise PluginError(str(exc)) from None
     try:
-        build = session.engine.build(_root(config), session.include_drafts)
+        build = process.project.build(_root(config), process.include_drafts)
     except ConfigError as exc:
         raise PluginError(report.problem(exc.path, exc.line, exc.message))
-    state = session.current = BuildState(build)
+    state = process.current = BuildState(build)
     gate.watch(bool(config.strict))
     gate.report(state, bool(config.strict))
     navigation.expand(config, state)
     config.extra.setdefault("scope", "/")  # one localStorage scope: Material's inline scripts are the same on every page
-    config.extra.update(plan.theme_settings(session.serving, drawing.in_browser(session)))
-    if session.serve_cache is not None:
-        session.serve_cache.start_build(config)
+    config.extra.update(plan.theme_settings(process.serving, drawing.in_browser(process)))
+    if process.serve_cache is not None:
+        process.serve_cache.start_build(config)
     return config
 
 
 def on_files(files, config):
-    return generated.add_files(files, config, session.current, _root(config))
+    return generated.add_files(files, config, process.current, _root(config))
 
 
 def on_nav(nav, config, files):
-    navigation.series_order(nav, files, session.current)
+    navigation.series_order(nav, files, process.current)
     speedups.pages_about_to_render()
     return nav
 
 
 def on_env(env, config, files):
-    state = session.current
-    if session.serve_cache is not None:
+    state = process.current
+    if process.serve_cache is not None:
         # before any template is loaded (the CSP below loads the theme's): Jinja leaves a bytecode cache
         # set after loading undefined
-        env.bytecode_cache = session.serve_cache.bytecode
+        env.bytecode_cache = process.serve_cache.bytecode
     try:
         state.allowed = set(csp.theme_scripts(env, config).values())
     except RuntimeError as exc:
@@ -98,13 +98,13 @@ def on_env(env, config, files):
 
 
 def on_page_markdown(markdown, page, config, files):
-    state = session.current
+    state = process.current
 
     def failed(message, finding):
         gate.error(state, message)
         state.render_errors[page.file.src_uri] = [finding]
 
-    upstream.wrap_render(page, context.source_name(page, state, config), failed, session.serve_cache)
+    upstream.wrap_render(page, context.source_name(page, state, config), failed, process.serve_cache)
     return context.page_markdown(markdown, page, state)
 
 
@@ -112,7 +112,7 @@ def on_page_content(output, page, config, files):
     """What the output gate removed from the page and what could not be drawn (serieskit/publish/mdext.py,
     listed in mkdocs.yml, did both during the conversion): errors naming the source file's lines. A
     post's HTML, for the feeds."""
-    state = session.current
+    state = process.current
     post = state.plan.post(page.file.src_uri)
     found = outputgate.switched(outputgate.from_report(context.source_name(page, state, config),
                                                        context.source_text(page, post), mdext.take_report()),
@@ -126,7 +126,7 @@ def on_page_content(output, page, config, files):
 
 
 def on_page_context(ctx, page, config, nav):
-    return context.page_context(ctx, page, config, session)
+    return context.page_context(ctx, page, config, process)
 
 
 def on_post_template(output, template_name, config):
@@ -134,12 +134,12 @@ def on_post_template(output, template_name, config):
 
 
 def on_post_page(output, page, config):
-    return _with_csp(output, context.source_name(page, session.current, config))
+    return _with_csp(output, context.source_name(page, process.current, config))
 
 
 def _with_csp(output: str, where: str) -> str:
     """Fill the page's CSP meta tag; an inline script the policy does not know is an SEC001 error."""
-    state = session.current
+    state = process.current
     output, unknown = csp.fill(output, state.allowed, state.policy)
     gate.say(state, [report.policy_error(where, start) for start in unknown])
     return output
@@ -147,31 +147,31 @@ def _with_csp(output: str, where: str) -> str:
 
 def on_post_build(config):
     """`_headers` carries the site's policy; the feeds; the search index (`mkdocs build`); the strict gate."""
-    state = session.current
+    state = process.current
     site_dir = Path(config.site_dir)
     indexing = None
-    if not session.serving and (not state.errors or not config.strict):
+    if not process.serving and (not state.errors or not config.strict):
         indexing = search.start(site_dir)        # beside the steps below (serieshooks/search.py)
     try:
         (site_dir / "_headers").write_text(csp.headers(state.policy), encoding="utf-8")
         generated.write_feeds(config, state)
-        if session.serve_cache is not None:
-            session.serve_cache.end_build()
+        if process.serve_cache is not None:
+            process.serve_cache.end_build()
     except BaseException:
         if indexing is not None:         # the build stops for this: the index waited for, its result not reported
             search.finish(indexing, gate.log, report=False)
         raise
     if indexing is not None:
         search.finish(indexing, gate.log, report=not (state.errors and config.strict))
-    drawing.end_build(session, gate.log)
+    drawing.end_build(process, gate.log)
     gate.check(state, config.strict)
 
 
 def on_shutdown():
-    drawing.close(session)
+    drawing.close(process)
 
 
 def on_serve(server, config, builder):
     """The live-reload script `mkdocs serve` adds to each page is allowed by that page's policy."""
-    upstream.wrap_livereload(server, lambda: session.current.allowed, gate.log)
+    upstream.wrap_livereload(server, lambda: process.current.allowed, gate.log)
     return server

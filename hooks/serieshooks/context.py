@@ -25,16 +25,16 @@ def page_markdown(markdown: str, page, state: BuildState) -> str:
     return pages.fill_placeholders(markdown, b.site, src, b.include_drafts)
 
 
-def page_context(context: dict, page, config, session: Process) -> dict:
+def page_context(context: dict, page, config, process: Process) -> dict:
     """The page's plan (serieskit/publish/plan.py) as the template context; the post header; the
     findings box of `mkdocs serve`."""
-    state = session.current
+    state = process.current
     b, src = state.build, page.file.src_uri
     post = state.plan.post(src)
     # MkDocs' page titles are HTML (escaped text from the engine): the plan takes plain text
     data = state.plan.page(src, Markup(page.title or "").striptags(), page.canonical_url or "")
     context["series_post"] = _post_info(state, post, page) if post is not None else None
-    if session.serving:
+    if process.serving:
         context["series_findings"] = (b.page_findings(post, state.plan.index_of.get(src), home=src == "index.md")
                                       + state.render_errors.get(src, []))
     else:

@@ -12,15 +12,15 @@ from serieskit.publish.draw import Drawer, mode_from_env
 from serieskit.publish.plan import BROWSER_SCRIPTS
 
 
-def start(session, config, root, log) -> None:
-    if getattr(session, "drawer", None) is None:
-        mode = mode_from_env("auto" if session.serving else "build")
-        session.drawer = Drawer(root, config.extra.get("mermaid_args"), mode)
-        if session.drawer.reason:
-            log.info(f"diagrams and formulas are drawn in the browser: {session.drawer.reason}")
-        elif not session.drawer.drawing:
+def start(process, config, root, log) -> None:
+    if process.drawer is None:
+        mode = mode_from_env("auto" if process.serving else "build")
+        process.drawer = Drawer(root, config.extra.get("mermaid_args"), mode)
+        if process.drawer.reason:
+            log.info(f"diagrams and formulas are drawn in the browser: {process.drawer.reason}")
+        elif not process.drawer.drawing:
             log.info("diagrams and formulas are drawn in the browser (SERIES_DRAW=browser)")
-    drawer = session.drawer
+    drawer = process.drawer
     mdext.use_drawer(drawer)
     if not drawer.drawing:
         for script in BROWSER_SCRIPTS:
@@ -28,13 +28,13 @@ def start(session, config, root, log) -> None:
                 config.extra_javascript.append(script)
 
 
-def in_browser(session) -> bool:
-    drawer = getattr(session, "drawer", None)
+def in_browser(process) -> bool:
+    drawer = process.drawer
     return drawer is None or not drawer.drawing
 
 
-def end_build(session, log) -> None:
-    drawer = getattr(session, "drawer", None)
+def end_build(process, log) -> None:
+    drawer = process.drawer
     if drawer is None:
         return
     drawer.end_build()
@@ -42,11 +42,11 @@ def end_build(session, log) -> None:
     if s:
         log.info("drawn: " + ", ".join(f"{v} {k}" for k, v in sorted(s.items())))
         s.clear()
-    if not session.serving:
-        close(session)
+    if not process.serving:
+        close(process)
 
 
-def close(session) -> None:
-    drawer = getattr(session, "drawer", None)
+def close(process) -> None:
+    drawer = process.drawer
     if drawer is not None:
         drawer.close()

@@ -1,7 +1,7 @@
 """What the adapter keeps, in one place: a `Process` per process and a `BuildState` per build.
 
 `mkdocs build` runs one build in its process; `mkdocs serve` runs one build per change, in one process
-(MkDocs loads the hook files once per process): the session lives as long as that process, and each
+(MkDocs loads the hook files once per process): the `Process` lives as long as that process, and each
 build starts a fresh BuildState in on_config. Nothing else in hooks/ keeps state.
 """
 from __future__ import annotations
@@ -27,12 +27,12 @@ class BuildState:
 
 
 class Process:
-    """One `mkdocs` process: the command, the engine's session (it re-parses only changed files),
+    """One `mkdocs` process: the command, the engine's `Project` (it re-parses only changed files),
     the serve cache (serve only, with the speed-ups on: hooks/serieshooks/speedups.py) and the current build."""
 
     def __init__(self):
         self.command = "build"
-        self.engine = Project()
+        self.project = Project()
         self.serve_cache: ServeCache | None = None
         self.current: BuildState | None = None
         self.drawer = None          # serieskit.publish.draw.Drawer, made by hooks/serieshooks/drawing.py on the first build
