@@ -166,6 +166,17 @@ def test_codes_of_the_spec_are_all_implemented():
         assert REGISTRY[code].severity == want, code
 
 
+def test_one_definition_says_which_codes_are_security_rules():
+    """serieskit/lint/rules `unsilenceable`, which the engine, suppression comments and MAN001 ask: the
+    rules of family SEC, their codes in any case, and a code of that family no rule has (a series'
+    `sec009: off` is still an attempt to switch a security rule)."""
+    from serieskit.lint.rules import unsilenceable
+    for code, rule in REGISTRY.items():
+        assert unsilenceable(code) == unsilenceable(code.lower()) == (rule.family == "SEC"), code
+    assert unsilenceable("SEC999") and unsilenceable("sec001")
+    assert not unsilenceable("SPEC001") and not unsilenceable(123)
+
+
 def test_base_site_is_clean(site_root):
     findings = lint(load_site(site_root, today=TODAY))
     assert findings == []

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from serieskit.conventions import Conventions
 from serieskit.model.site import SERIES_DIR, Finding, Post, Series, Site
-from .rules import REGISTRY, Rule
+from .rules import REGISTRY, Rule, unsilenceable
 from serieskit.lint.rules.spec002_internal_error import rule_crashed
 from .suppress import suppressions
 from serieskit.model.forking import fork_map
@@ -30,20 +30,11 @@ class Ctx:
         return self.site.today
 
 
-SECURITY = "SEC"   # the family no contributor can silence
-
-
-def unsilenceable(code: str) -> bool:
-    """A code no suppression comment and no series manifest can silence or lower (a security rule)."""
-    rule = REGISTRY.get(code)
-    return rule is not None and rule.family == SECURITY
-
-
 def severity_for(rule: Rule, series: Series | None, conv: Conventions | None = None) -> str:
     """The rule's default, unless conventions.yml switches it; then the series' switch, except for a
     security rule, which only conventions.yml can switch."""
     base = conv.rules.get(rule.code, rule.severity) if conv is not None else rule.severity
-    if series is not None and rule.family != SECURITY:
+    if series is not None and not unsilenceable(rule.code):
         sw = series.rules.get(rule.code)
         if sw:
             return sw
@@ -57,7 +48,7 @@ def relaxed_security(conv: Conventions) -> list[str]:
     out = []
     for code, sev in sorted(conv.rules.items()):
         rule = REGISTRY.get(code)
-        if rule is not None and rule.family == SECURITY and order.index(sev) < order.index(rule.severity):
+        if rule is not None and unsilenceable(code) and order.index(sev) < order.index(rule.severity):
             out.append(f"{conv.path}:{conv.rule_lines.get(code, 1)}:1: note: the project's conventions relax "
                        f"security rule {code} to `{sev}` (default `{rule.severity}`)")
     return out
@@ -101,7 +92,7 @@ def lint_post(post: Post, site: Site, select=None, ignore=None, rules=None, hits
             if hits is not None and rule.reads_only_post:
                 hits.put(post.rel, post.digest, code, found)
         last = max(post.nlines, 1)
-        silenceable = rule.family != SECURITY
+        silenceable = not unsilenceable(code)
         for h in found:
             if silenceable and (code in sup.file_codes or code in sup.by_line.get(h.line, ())):
                 continue

@@ -27,7 +27,7 @@ def suppressions(post: Post) -> Suppressions:
 
 
 def _suppressions(post) -> Suppressions:
-    from .rules import REGISTRY, Hit  # the registry imports the rules, which import this module
+    from .rules import REGISTRY, Hit, unsilenceable  # the registry imports the rules, which import this module
     out = Suppressions()
     for c in post.body.comments:
         m = SUPPRESS.match(c.text)
@@ -46,7 +46,7 @@ def _suppressions(post) -> Suppressions:
         if bad:
             out.problems.append(Hit(c.start, c.start_col, f"suppression names unknown rule code(s): {', '.join(bad)}"))
             continue
-        security = [x for x in codes if REGISTRY[x].family == "SEC"]
+        security = [x for x in codes if unsilenceable(x)]
         if security:
             out.problems.append(Hit(c.start, c.start_col,
                                     f"security findings cannot be suppressed ({', '.join(security)})",

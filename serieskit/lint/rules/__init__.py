@@ -11,6 +11,7 @@ CONTRIBUTING.md).
 """
 from __future__ import annotations
 
+import functools
 import importlib
 import inspect
 import pkgutil
@@ -23,8 +24,16 @@ from serieskit.finding import Edit
 from serieskit.model.site import Finding
 from serieskit.model.schema import fill_doc
 
-SEVERITIES = ("info", "warning", "error")
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
+SECURITY = "SEC"   # the family of the security rules, which answer to the maintainers only
+
+
+@functools.cache     # (asked for every rule of every post)
+def unsilenceable(code: str) -> bool:
+    """A security rule's code (family SEC, in any case, a registered rule or not): no suppression
+    comment and no series manifest can silence or lower it (SPEC001 and MAN001 report the attempt);
+    only the project's conventions.yml can. The engine, serieskit/lint/suppress.py and MAN001 ask here."""
+    return str(code).upper().startswith(SECURITY)
 
 # Markers a fixture uses to say where its findings are (tests/test_rules.py reads them; the examples
 # shown to authors leave them out):

@@ -1,5 +1,5 @@
 from serieskit.model.schema import MANIFEST_BY_NAME, MANIFEST_KEYS, SWITCHES, manifest_value_ok
-from . import Hit, Rule
+from . import Hit, Rule, unsilenceable
 
 
 class ManifestInvalid(Rule):
@@ -46,7 +46,7 @@ def check_manifest(s):
         if str(sev) not in SWITCHES:
             yield Hit(keys.get("rules", 1), 1, f"rule switch `{code}: {sev}` must be one of {', '.join(SWITCHES)}",
                       path=path)
-        elif str(code).upper().startswith("SEC"):
+        elif unsilenceable(code):
             yield Hit(keys.get("rules", 1), 1, f"rule switch `{code}: {sev}` is ignored: a series cannot switch "
                                               f"a security rule", path=path,
                       hint="remove it; only the project's conventions.yml can relax a security rule")
