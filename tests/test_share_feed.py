@@ -184,3 +184,30 @@ def test_pages_advertise_the_site_feed_and_their_series_feed(site):
     assert [urljoin(SITE_URL + "demo/first/", h) for _, h in feeds] == [SITE_URL + "feed.xml", SITE_URL + "feed-demo.xml"]
     _, _, _, feeds = head(site, "about/index.html")
     assert [urljoin(SITE_URL + "about/", h) for _, h in feeds] == [SITE_URL + "feed.xml"]
+
+
+def test_the_feed_and_the_link_previews_give_a_post_the_same_url(tmp_path):
+    """A post's URL follows its file's name (no `slug:`), which may be Chinese: the feed writes its
+    address, and its series', as the link previews do (serieskit/model/urls.py `absolute`,
+    percent-encoded), and the series' from the series, not from the post's folder."""
+    from serieskit.model.loader import load_site
+    from serieskit.publish.feed import atom
+    from serieskit.render.share import post_share
+    from support.project import TODAY, make_site
+
+    root = make_site(tmp_path)
+    hub = (root / "series" / "demo" / "hub.md").read_text(encoding="utf-8")
+    post = hub.replace("slug: hub\n", "").replace("order: 3\n", "order: 4\n").replace("技术地图：", "另一篇：")
+    (root / "series" / "solo" / "推理加速.md").write_text(post, encoding="utf-8")
+    site = load_site(root, today=TODAY)
+    p = next(p for p in site.posts if p.rel == "series/solo/推理加速.md")
+    assert p.url_dir == "solo/推理加速/"
+    ld = post_share(site, p, SITE_URL, "训推加速", "Qian, Cheng").ld
+    assert ld["url"] == SITE_URL + "solo/%E6%8E%A8%E7%90%86%E5%8A%A0%E9%80%9F/"
+    root_xml = ET.fromstring(atom(site, SITE_URL, "训推加速", "Qian, Cheng", {p.rel: "<p>正文</p>"},
+                                  series=site.series_of(p)))
+    entry = next(e for e in root_xml.findall(f"{ATOM}entry") if e.findtext(f"{ATOM}title") == p.title)
+    (alt,) = [ln for ln in entry.findall(f"{ATOM}link") if ln.get("rel") == "alternate"]
+    assert alt.get("href") == ld["url"]
+    assert f'<a href="{ld["isPartOf"]["url"]}">' in entry.findtext(f"{ATOM}content")   # the series: demo/
+    assert ld["isPartOf"]["url"] == SITE_URL + "demo/"

@@ -54,3 +54,11 @@ def test_absolute_urls_are_percent_encoded():
         == "https://example.org/blog/demo/%E4%B8%AD%E6%96%87%20%E5%90%8D/"
     assert urls.absolute("https://example.org/", "demo/assets/图.png") \
         == "https://example.org/demo/assets/%E5%9B%BE.png"
+
+
+def test_a_rule_has_its_place_on_the_rules_page():
+    """What the editor links a diagnostic to (serieskit/lsp/convert.py), where the rules page puts it
+    (serieskit/render/pages.py)."""
+    assert urls.rule_anchor("FIG002") == "fig002"
+    assert urls.rules_url("https://example.org/blog") == urls.rules_url("https://example.org/blog/") \
+        == "https://example.org/blog/rules/"

@@ -11,6 +11,7 @@ from serieskit.lint.cli import UsageError, explain
 from serieskit.lint.fix import applicable
 from serieskit.finding import Edit
 from serieskit.model.site import Finding
+from serieskit.model import urls
 from .text import Text
 
 SOURCE = "series-lint"                       # what the editor shows as the diagnostics' origin
@@ -26,7 +27,7 @@ def rules_page() -> str | None:
     base = os.environ.get("SITE_URL", "").strip()
     if not base.startswith(("https://", "http://")):
         return None
-    return base.rstrip("/") + "/rules/"
+    return urls.rules_url(base)
 
 
 def lsp_range(text: Text, a: int, b: int, encoding: str) -> T.Range:
@@ -48,7 +49,7 @@ def finding_range(f: Finding, text: Text, encoding: str) -> T.Range:
 def diagnostic(f: Finding, r: T.Range, rules_url: str | None) -> T.Diagnostic:
     """The finding as `series-lint` reports it: the same code, severity and message (the hint, which
     the CLI prints on the next line, is in the hover and the quick fix's title)."""
-    href = f"{rules_url}#{f.code.lower()}" if rules_url and f.code else None
+    href = f"{rules_url}#{urls.rule_anchor(f.code)}" if rules_url and f.code else None
     return T.Diagnostic(range=r, message=f.message, severity=SEVERITY.get(f.severity, T.DiagnosticSeverity.Error),
                         code=f.code or None, source=SOURCE,
                         code_description=T.CodeDescription(href=href) if href else None,

@@ -23,10 +23,12 @@ class GeneratedPage:
     nav: str
 
 
+RULES_PAGE = "rules.md"   # 写作规范, where the editor's diagnostics link (serieskit/model/urls.py `rules_url`)
+
 PAGES = (
     GeneratedPage("tags.md", "标签", "tags_page", "lists"),
     GeneratedPage("archive.md", "归档", "archive_page", "lists"),
-    GeneratedPage("rules.md", "写作规范", "rules_page", "lists"),
+    GeneratedPage(RULES_PAGE, "写作规范", "rules_page", "lists"),
     GeneratedPage("{series}/index.md", None, "series_index", "series"),
 )
 

@@ -1,5 +1,5 @@
 """The site's URLs and paths, in one place: where a page is served and which file it is written to,
-the links between pages, a tag's anchor, a series' feed, and absolute URLs from the site's URL.
+the links between pages, a tag's and a rule's anchor, a series' feed, and absolute URLs from the site's URL.
 
 Four kinds of address appear here:
 
@@ -19,6 +19,8 @@ import posixpath
 import re
 from typing import TYPE_CHECKING
 from urllib.parse import quote, urljoin
+
+from .pagetable import RULES_PAGE
 
 if TYPE_CHECKING:
     from .site import Series
@@ -101,6 +103,11 @@ def tag_url(tag: str) -> str:
     return f"tags/#{tag_fragment(tag)}"
 
 
+def rule_anchor(code: str) -> str:
+    """A rule's anchor on the rules page (serieskit/render/pages.py `rules_page`): `FIG002` -> `fig002`."""
+    return code.lower()
+
+
 def feed_path(series: Series) -> str:
     """A series' feed: `feed-train-infer-accel.xml`, at the site's root. Material's instant navigation
     fetches `sitemap.xml` next to every `<link rel="alternate">` of a page (it takes them for language
@@ -117,3 +124,9 @@ def absolute(site_url: str, site_path: str) -> str:
     """A page URL or a file's site path as an absolute URL, percent-encoded (`/`, `#` and `-._~` kept):
     the link previews' URLs (serieskit/render/share.py), valid whatever the file and folder names."""
     return urljoin(base_url(site_url), quote(site_path, safe="/-._~#"))
+
+
+def rules_url(site_url: str) -> str:
+    """The rules page (写作规范, serieskit/model/pagetable.py `RULES_PAGE`) as an absolute URL; a rule's
+    place on it is `rules_url(...) + "#" + rule_anchor(code)`."""
+    return absolute(site_url, url_dir(RULES_PAGE))

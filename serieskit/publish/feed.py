@@ -21,7 +21,7 @@ from urllib.parse import urljoin
 from serieskit import sanitize
 from serieskit.markup import Markup, html
 from serieskit.model.site import Post, Series, Site
-from serieskit.model.urls import base_url, feed_path, url_dir
+from serieskit.model.urls import absolute, base_url, feed_path, url_dir
 
 ATOM_NS = "http://www.w3.org/2005/Atom"
 DIAGRAM = re.compile(r'<pre class="mermaid">.*?</pre>|<div class="mermaid"><svg\b.*?</svg></div>', re.S)
@@ -87,7 +87,6 @@ def atom(site: Site, site_url: str, site_name: str, author: str, contents: dict[
     """The feed of the whole site, or of one series; `contents`: rendered HTML by post (`Post.rel`).
     `entry_html(content, post_url)`: `feed_html`, or a memo of it that the feeds of a build share, so
     that each post's HTML is made a feed's once."""
-    base = base_url(site_url)
     contents = contents or {}
     posts = [p for p in site.posts if not p.is_draft and p.date and (series is None or site.series_of(p) is series)]
     posts.sort(key=lambda p: (p.last_update, p.date, p.rel), reverse=True)
@@ -95,23 +94,23 @@ def atom(site: Site, site_url: str, site_name: str, author: str, contents: dict[
     updated = max((p.last_update for p in posts), default=site.today)
     if series is None:
         here, title, feed_id = "feed.xml", site_name, f"tag:{authority},2026:/"
-        home = base
+        home = base_url(site_url)
     else:
         here, title = feed_path(series), feed_title(series, site_name)
         folder = url_dir(series.index_site_path)
-        feed_id, home = f"tag:{authority},2026:/{folder}", urljoin(base, folder)
+        feed_id, home = f"tag:{authority},2026:/{folder}", absolute(site_url, folder)
     out = ['<?xml version="1.0" encoding="utf-8"?>',
            html('<feed xmlns="{}" xml:lang="zh-CN">', ATOM_NS),
            html("  <id>{}</id>", feed_id),
            html("  <title>{}</title>", title),
            html("  <updated>{}</updated>", _ts(updated)),
-           html('  <link rel="self" type="application/atom+xml" href="{}"/>', urljoin(base, here)),
+           html('  <link rel="self" type="application/atom+xml" href="{}"/>', absolute(site_url, here)),
            html('  <link rel="alternate" type="text/html" href="{}"/>', home),
            html("  <author><name>{}</name></author>", author),
            "  <generator>serieskit</generator>"]
     for p in posts:
         s = site.series_of(p)
-        url = urljoin(base, p.url_dir)
+        url = absolute(site_url, p.url_dir)
         out += ["  <entry>",
                 html("    <id>{}</id>", _tag_id(authority, p)),
                 html("    <title>{}</title>", p.title),
@@ -127,7 +126,7 @@ def atom(site: Site, site_url: str, site_name: str, author: str, contents: dict[
         if p.rel in contents:
             lead = ""
             if s is not None and p.order is not None:
-                lead = html('<p><a href="{}">{}</a> · 第 {} 篇</p>', urljoin(base, p.url_dir.rsplit("/", 2)[0] + "/"),
+                lead = html('<p><a href="{}">{}</a> · 第 {} 篇</p>', absolute(site_url, url_dir(s.index_site_path)),
                             s.title, p.order)
             shown = entry_html(contents[p.rel], url)
             body = str(Markup(lead) + Markup(shown))   # HTML, escaped once as text here

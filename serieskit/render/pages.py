@@ -14,7 +14,7 @@ import re
 
 from serieskit.markup import Markup, doc_text, escape, html, join, md_text
 from serieskit.model.site import Post, Series, Site
-from serieskit.model.urls import href, link_from, tag_anchor, tag_fragment, url_dir
+from serieskit.model.urls import href, link_from, rule_anchor, tag_anchor, tag_fragment, url_dir
 from serieskit.model.pagetable import PAGES, SERIES_NAV, STANDALONE_TITLE
 from serieskit.lint.rules import REGISTRY
 from . import series_map
@@ -179,12 +179,12 @@ def rules_page(site: Site) -> str:
               "## 规则一览 { #rules }", "", "| 代码 | 名称 | 级别 | 适用 | 自动修复 |", "|---|---|---|---|---|"]
     for code, r in REGISTRY.items():
         scope = "系列文章" if r.scope == "series" else ("工程文件" if r.target == "site" else "全部文章")
-        lines.append(f"| [{code}](#{code.lower()}) | {r.slug} | {SEVERITY_ZH[r.severity]} | {scope} | "
+        lines.append(f"| [{code}](#{rule_anchor(code)}) | {r.slug} | {SEVERITY_ZH[r.severity]} | {scope} | "
                      f"{'是' if r.fixable else '—'} |")
     lines.append("")
     for code, r in REGISTRY.items():
         d = r.doc_sections()
-        lines += [f"## {code} · {r.slug} {{ #{code.lower()} }}", "", f"**{doc_text(d['summary'])}**", "",
+        lines += [f"## {code} · {r.slug} {{ #{rule_anchor(code)} }}", "", f"**{doc_text(d['summary'])}**", "",
                   f"级别：{SEVERITY_ZH[r.severity]}　自动修复：{'是（`--fix`）' if r.fixable else '否'}", ""]
         for key, title in (("what", "检查什么"), ("why", "为什么")):
             if d.get(key):
