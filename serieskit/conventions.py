@@ -100,8 +100,9 @@ class Conventions:
 
 
 SWITCH_VALUES = ("off", "info", "warning", "error")
+STALE_AFTER_DAYS = 180   # how long a timely post stays current, unless conventions.yml or a series says otherwise
 # numbers of the conventions: (dotted key, default, smallest, largest)
-NUMBERS = (("staleness.stale_after_days", 180, 1, 36500),
+NUMBERS = (("staleness.stale_after_days", STALE_AFTER_DAYS, 1, 36500),
            ("reading.cjk_chars_per_minute", 400, 1, 100_000),
            ("reading.words_per_minute", 200, 1, 100_000))
 MAX_PATTERN = 500   # characters of a regular expression from the conventions

@@ -368,7 +368,7 @@ def test_one_table_describes_the_generated_pages(site):
     from serieskit.model.pagetable import PAGES, SERIES_NAV
     from serieskit.model import site as model
     lists = [p for p in PAGES if p.nav == "lists"]
-    assert set(model.GENERATED_PAGES) == {p.path for p in lists}
+    assert set(model.SITE_PAGES) == {p.path for p in lists}
     home = (site / "index.html").read_text(encoding="utf-8")
     nav_titles = re.findall(r'<a href="[^"]*" class="md-nav__link">\s*<span class="md-ellipsis">\s*([^<]+?)\s*</span>', home)
     for p in lists:

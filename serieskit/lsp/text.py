@@ -107,9 +107,6 @@ class Text:
         start, end = self.engine_line(line)
         return min(start + max(column, 1) - 1, end)
 
-    def lsp_from_engine(self, line: int, column: int, encoding: str) -> tuple[int, int]:
-        return self.position(self.engine_offset(line, column), encoding)
-
     def word_end(self, line: int, column: int) -> int:
         """The end of the Latin word or the character at an engine place (the place itself at the
         end of a line)."""

@@ -111,9 +111,6 @@ class Workspace:
         except OSError:
             return None
 
-    def has_buffer(self, rel: str) -> bool:
-        return rel in self._buffers
-
     def site(self) -> Site:
         if self._disk is None:
             self.refresh()

@@ -18,7 +18,7 @@ from urllib.parse import unquote
 from serieskit.parse import frontmatter as fmmod
 from serieskit.finding import Finding
 from .schema import DATE_RE, SLUG_RE
-from serieskit.conventions import Conventions
+from serieskit.conventions import STALE_AFTER_DAYS, Conventions
 from serieskit.parse.syntax import Body
 from serieskit.parse.markdown import parse_body
 from .pagetable import SITE_PAGES
@@ -32,8 +32,6 @@ SCHEME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:|^//")
 QUERY_OR_FRAGMENT = re.compile(r"[#?]")
 TITLE_SPLIT = re.compile(r"[：:]")   # the short title is the part before the first colon
 
-# Pages the build generates at the root of the site (serieskit/model/pagetable.py); links to them are valid.
-GENERATED_PAGES = SITE_PAGES
 SERIES_INDEX = "index.md"
 
 
@@ -281,7 +279,7 @@ class Series:
     description: str = ""
     author: str = ""
     standing_examples: list[str] = field(default_factory=list)
-    stale_after_days: int = 180
+    stale_after_days: int = STALE_AFTER_DAYS
     timely: bool = False
     planned: list[Planned] = field(default_factory=list)
     rules: dict[str, str] = field(default_factory=dict)
@@ -360,10 +358,11 @@ class Site:
             for t in {nfkc(p.title), nfkc(p.short_title)}:
                 self.by_title.setdefault(t, []).append(p)
         self.pages: set[str] = set(self.by_site_path)
-        self.pages.update(GENERATED_PAGES)
+        # the pages the build generates (serieskit/model/pagetable.py): links to them are valid
+        self.pages.update(SITE_PAGES)
         self.pages.update(s.index_site_path for s in series.values())
         self._resolved: dict[tuple[str, str], tuple[str, str | None]] = {}   # (folder, href) -> resolve()
-        self._by_series: dict[tuple[str, bool], tuple[list[Post], dict[int, int]]] = {}
+        self._by_series: dict[tuple[str, bool], list[Post]] = {}
 
     def add_pages(self, site_paths) -> None:
         """Pages of the site that are not posts (docs/ pages); links to them resolve."""
@@ -388,7 +387,7 @@ class Site:
 
     def series_posts(self, slug: str, include_drafts: bool = True) -> list[Post]:
         """The posts of a series in series order (a new list; the index behind it is built once)."""
-        return list(self._series_index(slug, include_drafts)[0])
+        return list(self._series_index(slug, include_drafts))
 
     def planned_open(self, series: Series, include_drafts: bool = True) -> list:
         """The series' planned posts that are not published yet (a planned title that a post now has
@@ -406,18 +405,13 @@ class Site:
         posts = self.series_posts(series.slug, include_drafts)
         return post.order, len(posts) + len(self.planned_open(series, include_drafts)), len(posts)
 
-    def series_position(self, post: Post, include_drafts: bool = True) -> tuple[int | None, int]:
-        """(k, n): the post is the k-th (1-based) of the n posts of its series; k is None when absent."""
-        seq, pos = self._series_index(post.series_slug or "", include_drafts)
-        return pos.get(id(post)), len(seq)
-
-    def _series_index(self, slug: str, include_drafts: bool) -> tuple[list[Post], dict[int, int]]:
+    def _series_index(self, slug: str, include_drafts: bool) -> list[Post]:
         key = (slug, include_drafts)
         hit = self._by_series.get(key)
         if hit is None:
-            posts = [p for p in self.posts if p.series_slug == slug and (include_drafts or not p.is_draft)]
-            posts.sort(key=lambda p: (p.order if p.order is not None else 10 ** 9, p.rel))
-            hit = self._by_series[key] = (posts, {id(p): k for k, p in enumerate(posts, 1)})
+            hit = [p for p in self.posts if p.series_slug == slug and (include_drafts or not p.is_draft)]
+            hit.sort(key=lambda p: (p.order if p.order is not None else 10 ** 9, p.rel))
+            self._by_series[key] = hit
         return hit
 
     def published(self, post: Post) -> bool:

@@ -50,11 +50,6 @@ class Fence:
     marker: str               # the fence characters, e.g. "```"
     indent: str
 
-    @property
-    def content_lines(self) -> range:
-        last = self.end if self.end is not None else self.start  # caller bounds an unclosed fence
-        return range(self.start + 1, last)
-
 
 @dataclass
 class Heading:

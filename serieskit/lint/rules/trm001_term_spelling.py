@@ -9,9 +9,7 @@ from . import Hit, Rule
 CITED = re.compile(r"《[^》]*》|\*[^*\n]+\*|(?<![A-Za-z0-9])_[^_\n]+_(?![A-Za-z0-9])")
 
 
-LETTER = re.compile(r"[A-Za-z]")
 WORD = re.compile(r"[a-z0-9]+")
-WORD_AT = re.compile(r"(?<![A-Za-z0-9_\-/.])[A-Za-z0-9]+")
 
 
 def deliberate_case(form: str) -> bool:
