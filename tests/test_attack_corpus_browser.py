@@ -1,5 +1,5 @@
-"""The attack on the rendered output, end to end: every payload of tests/test_output_gate.py is a post
-of its own, built by both hosts (not --strict: a strict build refuses it), served WITHOUT `_headers`
+"""The attack on the rendered output, end to end: every payload of ATTACKS (tests/support/attacks.py) is a
+post of its own, built by both hosts (not --strict: a strict build refuses it), served WITHOUT `_headers`
 (only the page's own meta policy stands, as on a host that ignores the file), and opened in Chromium.
 Nothing runs, nothing is fetched from elsewhere, the page is not covered or redirected; the feeds,
 which no policy protects, carry nothing active as html5lib (the browsers' parser) reads them; and both
@@ -15,9 +15,9 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
+from support.attacks import ATTACKS
 from support.htmloracle import active
 from support.sitebuild import HOSTS, build, make_project
-from test_output_gate import ATTACKS
 
 def payload(body: str) -> str:
     """The attack as written, its scripts made to exist: whatever would run calls alert(), a dialog."""

@@ -119,17 +119,13 @@ def test_strict_build(case, builds):
             assert (site / target.lstrip("/")).is_file(), (page, src, target)
 
 
-# --- a page Python-Markdown itself cannot render (no rule foresees it) -----------------------------------------
-EMPHASIS_POST = ("---\ntitle: \"强调嵌套三千层\"\nslug: emphasis\ndate: 2026-05-08\n---\n\n正文。\n\n"
-                 + "*" * 3000 + "深" + "*" * 3000 + "\n\n结尾。\n")
-
-
+# --- a page Python-Markdown itself cannot render (no rule foresees it: corpus.EMPHASIS_POST) -------------------
 @pytest.mark.slow
 def test_a_page_markdown_cannot_render_fails_the_build_naming_the_file(tmp_path):
     """Python-Markdown raises RecursionError on 3,000 nested emphasis markers: the build names the file
     (SPEC002, please report) instead of dying with a traceback, and the other pages still build."""
     proj = make_project(tmp_path)
-    (proj / "series" / "notes" / "emphasis.md").write_text(EMPHASIS_POST, encoding="utf-8")
+    (proj / "series" / "notes" / "emphasis.md").write_text(corpus.EMPHASIS_POST, encoding="utf-8")
     r = build(proj, tmp_path / "site")
     out = r.stdout + r.stderr
     assert r.returncode != 0 and "Traceback" not in out, out[-3000:]

@@ -99,16 +99,15 @@ def test_serve_shows_the_problem_and_recovers(server, original, case):
 
 def test_serve_survives_a_page_markdown_cannot_render(server):
     """No rule foresees this one (SPEC002): serve stays up, shows it in the box, recovers."""
-    from test_badinput import EMPHASIS_POST
     post = server.proj / "series" / "notes" / "emphasis.md"
-    post.write_text(EMPHASIS_POST, encoding="utf-8")
+    post.write_text(corpus.EMPHASIS_POST, encoding="utf-8")
     try:
         def shown():
             status, page = server.get("notes/emphasis/")
             items = box_items(page) or []
             return ("error", "series/notes/emphasis.md", 1, "SPEC002") in items and "RecursionError" in page
         server.wait("the SPEC002 box on notes/emphasis/", shown)
-        post.write_text(EMPHASIS_POST.replace("*" * 3000, "**"), encoding="utf-8")
+        post.write_text(corpus.EMPHASIS_POST.replace("*" * 3000, "**"), encoding="utf-8")
 
         def recovered():
             status, page = server.get("notes/emphasis/")

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from support.project import ROOT, make_site
+from support.project import ROOT, TODAY, TODAY_ISO, make_site
 from serieskit.lint.cli import run
 from serieskit.lint.rules import REGISTRY
 
@@ -25,7 +25,7 @@ FIXABLE = (HUB.read_text(encoding="utf-8")
 
 def cli(root, *args):
     out, err = io.StringIO(), io.StringIO()
-    code = run(["--root", str(root), "--today", "2026-06-01", *args], out, err)
+    code = run(["--root", str(root), "--today", TODAY_ISO, *args], out, err)
     return code, out.getvalue(), err.getvalue()
 
 
@@ -169,7 +169,7 @@ def test_paths_limit_the_report_but_not_the_cross_checks(root, monkeypatch):
 
 
 def test_script_entry_point_runs_without_installation(root):
-    r = subprocess.run([sys.executable, str(ROOT / "scripts" / "lint.py"), "--root", str(root), "--today", "2026-06-01"],
+    r = subprocess.run([sys.executable, str(ROOT / "scripts" / "lint.py"), "--root", str(root), "--today", TODAY_ISO],
                        capture_output=True, text=True, cwd=root, env={**os.environ, "PYTHONPATH": ""})
     assert r.returncode == 0, r.stderr
     assert "No findings." in r.stderr
@@ -191,18 +191,17 @@ def test_a_reader_that_stops_early_gets_no_traceback(root):
 # --- new post --------------------------------------------------------------------------------------------
 def test_new_post_scaffold_passes_the_linter_and_never_overwrites(root):
     from serieskit.lint.newpost import NewPostError, create
-    import datetime as dt
-    path, findings = create(root, "demo", "kv-cache", "KV Cache 实战", dt.date(2026, 6, 1), sections=4, tags=["推理"])
+    path, findings = create(root, "demo", "kv-cache", "KV Cache 实战", TODAY, sections=4, tags=["推理"])
     assert findings == []
     text = path.read_text(encoding="utf-8")
-    assert "order: 4" in text and "date: 2026-06-01" in text and "最后更新：2026-06-01" in text
+    assert "order: 4" in text and f"date: {TODAY_ISO}" in text and f"最后更新：{TODAY_ISO}" in text
     assert "[演示系列导航](index.md)" in text and "| §四 |" in text and "## 四、" in text
     path.write_text("作者已经写了内容", encoding="utf-8")
     with pytest.raises(NewPostError):
-        create(root, "demo", "kv-cache", "另一个标题", dt.date(2026, 6, 1))
+        create(root, "demo", "kv-cache", "另一个标题", TODAY)
     assert path.read_text(encoding="utf-8") == "作者已经写了内容"
     # a planned post takes its planned order and leaves the manifest's planned list
-    path2, findings2 = create(root, "demo", "cuda-graph", "CUDA Graph 实战", dt.date(2026, 6, 1))
+    path2, findings2 = create(root, "demo", "cuda-graph", "CUDA Graph 实战", TODAY)
     assert "order: 1" in path2.read_text(encoding="utf-8")
     assert "CUDA Graph 实战" not in (root / "series" / "demo" / "series.yml").read_text(encoding="utf-8")
     assert findings2 == []

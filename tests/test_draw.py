@@ -6,15 +6,16 @@ import os
 import re
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
+from support.project import ROOT
 from serieskit.publish.draw import Drawer, Unavailable, diagrams
 
 pytestmark = pytest.mark.slow   # every test draws in Chromium or builds a site (over a few seconds a test)
+# the tests that draw (the `drawer` fixture) start Debian's Chromium, so they are marked `browser` too, as
+# the browser fixture's users are (tests/conftest.py); the builds without a browser below are not
 
-ROOT = Path(__file__).resolve().parents[1]
 FLOW = "flowchart LR\n  A[\"第一行<br/>第二行\"] --> B{判断}\n  B -->|是| C[结果]\n  classDef y fill:#FEF3C7,stroke:#F59E0B\n  class A y\n"
 OTHER = "sequenceDiagram\n  A->>B: 请求\n  B-->>A: 响应\n"
 
@@ -40,6 +41,7 @@ def page(*sources: str, formulas: tuple[str, ...] = ()) -> str:
     return "<p>正文</p>" + "".join(parts)
 
 
+@pytest.mark.browser
 def test_a_page_gets_finished_markup(drawer):
     d = drawer()
     out = d.substitute(page(FLOW, formulas=("x^2 + \\frac{a}{b}",)))
@@ -54,6 +56,7 @@ def test_a_page_gets_finished_markup(drawer):
     assert 'class="katex"' in html and "<math" in html       # KaTeX's HTML and MathML
 
 
+@pytest.mark.browser
 def test_a_diagram_is_an_image_with_a_name_as_the_browser_parses_it(drawer):
     """The accessible name as a browser reads the drawn <svg>: the accTitle when the author wrote one,
     else an image named by the diagram's kind. A repeated attribute counts once (the first wins), so
@@ -72,6 +75,7 @@ def test_a_diagram_is_an_image_with_a_name_as_the_browser_parses_it(drawer):
     assert title.text() == "两步"
 
 
+@pytest.mark.browser
 def test_the_cache_draws_only_what_changed(drawer):
     d = drawer()
     d.substitute(page(FLOW, OTHER, formulas=("a+b",)))
@@ -88,6 +92,7 @@ def test_the_cache_draws_only_what_changed(drawer):
     assert d2.stats == {"diagrams drawn": 2}
 
 
+@pytest.mark.browser
 def test_another_mermaid_version_draws_everything_again(drawer, monkeypatch):
     drawer().substitute(page(FLOW))
     monkeypatch.setattr(diagrams, "version", lambda root: "99.0.0")
@@ -96,6 +101,7 @@ def test_another_mermaid_version_draws_everything_again(drawer, monkeypatch):
     assert d.stats == {"diagrams drawn": 1}
 
 
+@pytest.mark.browser
 def test_a_damaged_cache_entry_is_drawn_again(drawer, tmp_path):
     drawer().substitute(page(FLOW))
     for f in (tmp_path / "cache").rglob("*.json"):
@@ -105,6 +111,7 @@ def test_a_damaged_cache_entry_is_drawn_again(drawer, tmp_path):
     assert d.stats == {"diagrams drawn": 1}
 
 
+@pytest.mark.browser
 def test_what_does_not_parse_is_an_error_with_the_renderers_message(drawer):
     d = drawer()
     out = d.substitute(page("flowchart LR\n  A --> B[oops\n", formulas=("\\frac{a}{",)))
@@ -139,6 +146,7 @@ def assert_inert(html: str, label: str, images: bool = False) -> None:
             assert "url(" not in value.lower(), (label, tag, value)
 
 
+@pytest.mark.browser
 @pytest.mark.parametrize("label, tex", [
     ("href", "\\href{javascript:alert(1)}{x}"),
     ("url", "\\url{javascript:alert(1)}"),
@@ -151,6 +159,7 @@ def test_formulas_cannot_smuggle_markup(drawer, label, tex):
     assert_inert(drawer().substitute(page(formulas=(tex,))).html, label)
 
 
+@pytest.mark.browser
 @pytest.mark.parametrize("label, source", [
     ("script in a label", 'flowchart LR\n  A["<script>alert(1)</script>x"] --> B'),
     ("img onerror in a label", 'flowchart LR\n  A["<img src=x onerror=alert(1)>"] --> B'),

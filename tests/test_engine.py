@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from support.project import TODAY, make_site
+from support.project import EPOCH, TODAY, make_site
 from serieskit.lint.engine import lint
 from serieskit.model.loader import load_site
 from serieskit.model.site import Post
@@ -209,11 +209,11 @@ def test_standalone_posts_get_only_the_general_rules(tmp_path):
 
 def test_staleness_uses_the_given_date_or_source_date_epoch(tmp_path, monkeypatch):
     root = make_site(tmp_path)
-    late = dt.date(2027, 1, 1)
+    late = dt.date(2027, 1, 1)   # past the demo series' staleness window (TODAY is within it)
     assert [f.code for f in lint(load_site(root, today=late))] == ["TML003"]
     monkeypatch.setenv("SOURCE_DATE_EPOCH", str(int(dt.datetime(2027, 1, 1, tzinfo=dt.UTC).timestamp())))
     assert [f.code for f in lint(load_site(root))] == ["TML003"]
-    monkeypatch.setenv("SOURCE_DATE_EPOCH", str(int(dt.datetime(2026, 6, 1, tzinfo=dt.UTC).timestamp())))
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", EPOCH)
     assert lint(load_site(root)) == []
 
 
@@ -306,7 +306,7 @@ def test_one_schema_drives_the_key_checks_the_docs_and_new_post(tmp_path):
     assert ", ".join(schema.MANIFEST_KEYS) in REGISTRY["MAN003"].doc()
     assert "<<" not in "".join(r.doc() for r in REGISTRY.values())
     root = make_site(tmp_path)
-    path, findings = create(root, "demo", "new-one", "新文章", dt.date(2026, 6, 1))
+    path, findings = create(root, "demo", "new-one", "新文章", TODAY)
     lines = path.read_text(encoding="utf-8").split("\n")
     keys = [l.split(":", 1)[0] for l in lines[1:lines.index("---", 1)]]
     assert keys == [k for k in schema.FRONTMATTER_KEYS if k in keys]      # the schema's order

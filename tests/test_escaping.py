@@ -18,8 +18,8 @@ import pytest
 import yaml
 
 from support import drawings
+from support.search_harness import pagefind_pages
 from support.sitebuild import build, make_project
-from test_site import pagefind_pages
 
 pytestmark = pytest.mark.slow   # builds the hostile fixture site (over a few seconds a test)
 

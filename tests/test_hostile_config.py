@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from support.project import make_site
+from support.project import TODAY_ISO, make_site
 from serieskit.lint import report
 from serieskit.lint.cli import run
 from serieskit.conventions import ConfigError, load_conventions
@@ -25,7 +25,7 @@ LAUGHS = "- &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n" + "".join(
 
 def cli(root, *args):
     out, err = io.StringIO(), io.StringIO()
-    code = run(["--root", str(root), "--today", "2026-06-01", "--no-cache", *args], out, err)
+    code = run(["--root", str(root), "--today", TODAY_ISO, "--no-cache", *args], out, err)
     return code, out.getvalue(), err.getvalue()
 
 

@@ -1,5 +1,5 @@
 """serieskit's layers: a module imports only from its own layer and the ones below it (README,
-"Where things are"; ARCHITECTURE.md). The order, bottom to top:
+"Writing a post", its Layout table; ARCHITECTURE.md). The order, bottom to top:
 
     the package's top-level modules (finding, markup, yamlsafe, conventions, sanitize, cssfilter)
     -> parse -> model -> analysis -> lint -> factcheck -> render -> pipeline -> publish -> lsp
@@ -7,19 +7,18 @@
 Every import counts, at the top of a module or inside a function."""
 from __future__ import annotations
 
-from pathlib import Path
-
 from support.imports import imports
+from support.project import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
 PKG = ROOT / "serieskit"
 LAYERS = ["", "parse", "model", "analysis", "lint", "factcheck", "render", "pipeline", "publish", "lsp"]
 
 
 def layer_of(module: str) -> str:
-    """'serieskit.lint.rules.x' -> 'lint'; a top-level module or the package itself -> ''."""
+    """'serieskit.lint.rules.x' and the package 'serieskit.lint' -> 'lint'; a top-level module or
+    serieskit itself -> ''."""
     parts = module.split(".")[1:]
-    return parts[0] if len(parts) > 1 and parts[0] in LAYERS else ""
+    return parts[0] if parts and parts[0] in LAYERS else ""
 
 
 def test_no_layer_imports_one_above_it():

@@ -15,12 +15,11 @@ from pathlib import Path
 
 import pytest
 
-from support.project import ROOT
+from support.project import EPOCH, ROOT   # EPOCH: TODAY, so staleness is the same for the CLI and the server
 from support.lsp_client import Client
 from support.sitebuild import committed_copy
 from serieskit.lsp.text import UTF8, UTF16, UTF32, Text, index_at_units
 
-EPOCH = "1780272000"     # 2026-06-01: staleness is the same for the CLI and the server
 SERIES = "series/train-infer-accel"
 BROKEN = f"{SERIES}/lsp-broken.md"
 BROKEN_TEXT = textwrap.dedent("""\

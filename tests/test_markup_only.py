@@ -1,13 +1,15 @@
 """One way to write HTML from Python: serieskit/markup.py (markupsafe's `Markup.format`, which escapes
-every value). Anywhere else in the engine or the adapter, an f-string, `%` or `str.format` whose
-literal text writes a tag is a failure here, so an unescaped value cannot slip into a page unseen."""
+every value). Anywhere else in the engine or either host's adapter (hooks/, zensical_adapter/), an
+f-string, `%` or `str.format` whose literal text writes a tag is a failure here, so an unescaped value
+cannot slip into a page unseen."""
 from __future__ import annotations
 
 import ast
 import re
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from support.project import ROOT
+
 TAG = re.compile(r"<\s*/?\s*[A-Za-z][\w-]*(?:[\s>/]|$)")
 ALLOWED = {"serieskit/markup.py"}
 
@@ -45,7 +47,7 @@ def offenders(path: Path, root: Path = ROOT) -> list[str]:
 
 def test_html_is_written_only_through_markup():
     found = []
-    for folder in ("serieskit", "hooks"):
+    for folder in ("serieskit", "hooks", "zensical_adapter"):
         for path in sorted((ROOT / folder).rglob("*.py")):
             if path.relative_to(ROOT).as_posix() not in ALLOWED:
                 found += offenders(path)

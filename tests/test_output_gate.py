@@ -2,11 +2,12 @@
 SEC001's reading of the source: whatever SEC001 misses, nothing active reaches a page, and what the gate
 removes is reported.
 
-The classes of the attack on the rendered output (issue "secure on the rendered output"): markup that
-the engine's parser and Python-Markdown read differently (indented containers, continuations, a raw
-HTML block over a blank line, a fence opened inside a quote), attribute tricks (`>` inside a quoted
-value), SVG animation, attributes on a mermaid fence's opening line, raw `<style>`, `style=` overlays,
-`<meta http-equiv=refresh>`, Pagefind attributes that rewrite the search record.
+The classes of the attack on the rendered output (ATTACKS, tests/support/attacks.py; issue "secure on the
+rendered output"): markup that the engine's parser and Python-Markdown read differently (indented
+containers, continuations, a raw HTML block over a blank line, a fence opened inside a quote), attribute
+tricks (`>` inside a quoted value), SVG animation, attributes on a mermaid fence's opening line, raw
+`<style>`, `style=` overlays, `<meta http-equiv=refresh>`, Pagefind attributes that rewrite the search
+record.
 """
 from __future__ import annotations
 
@@ -15,33 +16,10 @@ import re
 from hypothesis import given
 from hypothesis import strategies as st
 
+from support.attacks import ATTACKS, EVASIONS, PIECES, sec001
 from support.htmloracle import active, render
 from serieskit import sanitize
-from test_sec001 import EVASIONS, PIECES, sec001
 
-# (id, body) — each renders into something a reader's browser would run, load or show as the site's
-ATTACKS = [
-    ("script indented in an admonition", '!!! note "说明"\n\n    <script src="../assets/helper.js"></script>'),
-    ("script indented in details", '??? note "展开"\n\n    <script src="x.js"></script>'),
-    ("script indented in a tab", '=== "甲"\n\n    <script src="x.js"></script>'),
-    ("script in a footnote continuation", "正文[^1]\n\n[^1]: 注释\n\n    <script src=x.js></script>"),
-    ("script in a definition continuation", "术语\n:   定义\n\n    <script src=x.js></script>"),
-    ("raw HTML block over a blank line", "<div>\n\n<script>alert(1)</script>\n\n</div>"),
-    ("a > inside a quoted value", "<img alt='>' src=x onerror=alert(1)>"),
-    ("svg set", '<svg><set attributeName="href" to="javascript:alert(1)"/></svg>'),
-    ("svg animate", '<svg><a><animate attributeName="href" values="javascript:alert(1)"/><text>x</text></a></svg>'),
-    ("attributes on a mermaid fence", '``` { .mermaid onclick="alert(1)" }\nflowchart LR\n  A --> B\n```'),
-    ("a fence opened inside a quote", "> ```\n> x\n\n<img src=x onerror=alert(1)>"),
-    ("raw style", "<style>body { display: none }</style>"),
-    ("style overlay", '<p style="position:fixed;inset:0;z-index:99;background:#fff">覆盖</p>'),
-    ("style url", '<span style="background:url(https://example.org/track.png)">x</span>'),
-    ("meta refresh", '<meta http-equiv="refresh" content="0;url=https://example.org/">'),
-    ("pagefind title", '<span data-pagefind-meta="title:假标题">x</span>'),
-    ("pagefind ignore", '<div data-pagefind-ignore="all">正文</div>'),
-    ("form", '<form action="https://example.org/"><input name=q></form>'),
-    ("base", '<base href="https://example.org/">'),
-    ("link", '<link rel="stylesheet" href="https://example.org/x.css">'),
-]
 LOADS = re.compile(r'<(?:link|meta|base|form|style|set|animate\w*)\b|\bstyle="[^"]*(?:url\(|position:\s*fixed)|data-pagefind', re.I)
 
 

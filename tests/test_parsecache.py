@@ -13,7 +13,7 @@ import sys
 
 import pytest
 
-from support.project import ROOT, make_site
+from support.project import ROOT, TODAY_ISO, make_site
 from serieskit.parse import parsecache
 from serieskit.lint.cli import run
 
@@ -22,7 +22,7 @@ BADINPUT = ROOT / "tests" / "badinput"
 
 def cli(root, *args):
     out, err = io.StringIO(), io.StringIO()
-    code = run(["--root", str(root), "--today", "2026-06-01", "--format", "json", *args], out, err)
+    code = run(["--root", str(root), "--today", TODAY_ISO, "--format", "json", *args], out, err)
     return code, out.getvalue()
 
 
@@ -152,7 +152,7 @@ def test_a_committed_pickle_never_runs(tmp_path):
         marker = tmp_path / f"ran-{name}"
         markers.append(marker)
         (d / name).write_bytes(b"cos\nsystem\n(S'touch " + str(marker).encode() + b"'\ntR.")
-    r = subprocess.run([sys.executable, str(ROOT / "scripts" / "lint.py"), "--root", str(root), "--today", "2026-06-01",
+    r = subprocess.run([sys.executable, str(ROOT / "scripts" / "lint.py"), "--root", str(root), "--today", TODAY_ISO,
                         "--format", "json"], capture_output=True, text=True, cwd=root, timeout=120,
                        env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert "Traceback" not in r.stderr, r.stderr

@@ -9,7 +9,6 @@
 """
 from __future__ import annotations
 
-import datetime as dt
 import hashlib
 import io
 import os
@@ -25,7 +24,7 @@ import yaml
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from support.project import ROOT, TODAY, make_site
+from support.project import ROOT, TODAY, TODAY_ISO, make_site
 from serieskit.publish import feed
 from serieskit.render import pages
 from serieskit.lint import report
@@ -307,7 +306,7 @@ def test_new_post_never_overwrites(slug, content, kind):
     snapshot = {p.name: (p.read_bytes() if p.is_file() else None) for p in target.parent.iterdir()}
     try:
         with pytest.raises(NewPostError):
-            create(root, "demo", slug, "新的文章", dt.date(2026, 6, 1))
+            create(root, "demo", slug, "新的文章", TODAY)
         assert {p.name: (p.read_bytes() if p.is_file() else None) for p in target.parent.iterdir()} == snapshot
     finally:
         target.unlink()
@@ -320,6 +319,6 @@ def test_new_post_script_refuses_an_existing_file(tmp_path):
     target = root / "series" / "demo" / "hub.md"
     before = target.read_bytes()
     r = subprocess.run([sys.executable, str(ROOT / "scripts" / "new_post.py"), "--root", str(root), "--series", "demo",
-                        "--slug", "hub", "--title", "同名文章", "--date", "2026-06-01"], capture_output=True, text=True)
+                        "--slug", "hub", "--title", "同名文章", "--date", TODAY_ISO], capture_output=True, text=True)
     assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
     assert target.read_bytes() == before

@@ -11,17 +11,14 @@
 """
 from __future__ import annotations
 
-import datetime as dt
-
 import pytest
 
-from support.browser_harness import DESKTOP, PHONE, ROOT, SiteServer, build_site
+from support.browser_harness import DESKTOP, PHONE, ROOT, TODAY, SiteServer, build_site
 
 from support.sitebuild import HOSTS
 from support.search_harness import PAGEFIND_TOP, TOP, load_queries, precision_at, slug_of
 from serieskit.model.loader import load_site
 
-TODAY = dt.datetime.now(tz=dt.UTC).date()
 SITE = load_site(ROOT, today=TODAY)
 MIN_CONTRAST = 4.5
 

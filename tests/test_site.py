@@ -1,6 +1,5 @@
 """The series site built from a small fixture project: URLs, generated pages, series order,
 prev / next, post header, figures, diagrams, glossary tooltips, feed, Chinese search, assets."""
-import gzip
 import json
 from html import unescape as html_unescape
 import re
@@ -10,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from support import drawings
+from support.search_harness import pagefind_pages
 from support.sitebuild import HOSTS, ROOT, build, make_project
 
 pytestmark = pytest.mark.slow   # builds the fixture site with both hosts (over a few seconds a test)
@@ -176,19 +176,6 @@ def test_every_page_but_not_found_carries_a_link_preview(site):
     assert "tags/index.html" in pages and "rules/index.html" in pages
     missing = [rel for rel in pages if rel != "404.html" and 'property="og:title"' not in html(site, rel)]
     assert not missing, missing
-
-
-def pagefind_pages(site: Path) -> dict[str, dict]:
-    """The pages of the Pagefind index, by URL: each fragment is `pagefind_dcd` + JSON, gzipped."""
-    out = {}
-    for f in (site / "pagefind" / "fragment").glob("*.pf_fragment"):
-        raw = gzip.decompress(f.read_bytes())
-        assert raw.startswith(b"pagefind_dcd"), f.name
-        d = json.loads(raw[len(b"pagefind_dcd"):])
-        d["raw_meta"] = d["meta"]
-        d["meta"] = {k: v.replace("\u200b", "") for k, v in d["meta"].items()}   # as search.js shows them
-        out[d["url"]] = d
-    return out
 
 
 def test_search_index_holds_the_posts_and_pages_and_nothing_else(site):

@@ -11,10 +11,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from support.project import ROOT
 from serieskit.factcheck import check, normalize_url
 
-ROOT = Path(__file__).resolve().parents[1]
-
+# not support.project.TODAY on purpose: the day the fixture register below was checked (its `checked:` dates and
+# report are 2026-12-04; the checker refuses a `checked:` date after today, so TODAY must not be earlier)
 TODAY = dt.date(2026, 12, 4)
 
 

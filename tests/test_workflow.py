@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-ROOT = Path(__file__).resolve().parents[1]
+from support.project import ROOT
+
 WORKFLOW = ROOT / ".github" / "workflows" / "publish.yml"
 CHECK_JSONSCHEMA = Path(sys.executable).with_name("check-jsonschema")
 ON_MAIN = "github.event_name != 'pull_request' && github.ref == 'refs/heads/main'"

@@ -219,3 +219,8 @@ GENERATORS = {
     "nested_list_indented": gen_nested_list_indented,
     "many_list_items": gen_many_list_items,
 }
+
+
+# --- a page Python-Markdown itself cannot render (no rule foresees it): the build and serve tests -----------
+EMPHASIS_POST = ("---\ntitle: \"强调嵌套三千层\"\nslug: emphasis\ndate: 2026-05-08\n---\n\n正文。\n\n"
+                 + "*" * 3000 + "深" + "*" * 3000 + "\n\n结尾。\n")

@@ -19,7 +19,8 @@ from pathlib import Path
 
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-ROOT = Path(__file__).resolve().parents[2]
+from support.project import ROOT
+
 CHROMIUM = os.environ.get("SERIES_CHROMIUM", "/usr/bin/chromium")
 TODAY = dt.datetime.now(tz=dt.UTC).date()   # the browser suite's build date (SOURCE_DATE_EPOCH)
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",

@@ -5,7 +5,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+from support.project import ROOT
+
 PKG = ROOT / "serieskit"
 
 

@@ -13,7 +13,7 @@ import threading
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+from support.project import ROOT
 
 
 class ServerDied(Exception):

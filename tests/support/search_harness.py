@@ -1,7 +1,10 @@
 """The site search as a reader meets it, for the browser tests and scripts/bench_search.py: the
-relevance set (tests/search/queries.yml) and how to ask each engine for its top results."""
+relevance set (tests/search/queries.yml) and how to ask each engine for its top results; and what a
+build's Pagefind index holds (`pagefind_pages`, for the build tests)."""
 from __future__ import annotations
 
+import gzip
+import json
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
@@ -46,3 +49,16 @@ def precision_at(queries: list[dict], results: list[list[str]], top: int = TOP) 
         if q["post"] not in got:
             misses.append(f"{q['q']!r}: want {q['post']}, got {got}")
     return (len(queries) - len(misses)) / len(queries), misses
+
+
+def pagefind_pages(site: Path) -> dict[str, dict]:
+    """The pages of the Pagefind index, by URL: each fragment is `pagefind_dcd` + JSON, gzipped."""
+    out = {}
+    for f in (site / "pagefind" / "fragment").glob("*.pf_fragment"):
+        raw = gzip.decompress(f.read_bytes())
+        assert raw.startswith(b"pagefind_dcd"), f.name
+        d = json.loads(raw[len(b"pagefind_dcd"):])
+        d["raw_meta"] = d["meta"]
+        d["meta"] = {k: v.replace("\u200b", "") for k, v in d["meta"].items()}   # as search.js shows them
+        out[d["url"]] = d
+    return out

@@ -7,9 +7,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+from support.project import EPOCH, ROOT   # EPOCH: every build's SOURCE_DATE_EPOCH (TODAY, midnight UTC)
+
 FIXTURE = ROOT / "tests" / "site_fixture"
-EPOCH = "1780272000"  # 2026-06-01T00:00:00Z: staleness and sitemaps never depend on the calendar
 
 
 def committed_copy(dest: Path, paths=("conventions.yml", "mkdocs.yml", "docs", "series")) -> Path:
