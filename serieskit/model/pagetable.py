@@ -7,8 +7,14 @@ Plain data, no import of the model: the model imports it.
 - `path`: the page's place in the site (a `.md` path; `{series}` is each series' slug);
 - `title`: its navigation title and heading (`None`: the series' index title, from its manifest);
 - `builder`: the function of serieskit/render/pages.py that writes its Markdown;
-- `nav`: `"series"`, at the head of its series' section; `"lists"`, after the series and the
-  standalone posts, in this table's order (where `mkdocs.yml`'s nav has its `SERIES_NAV` entry).
+- `nav`: `"series"`, at the head of its series' section, in this table's order; `"lists"`, after the
+  series and the standalone posts, in this table's order (where `mkdocs.yml`'s nav has its
+  `SERIES_NAV` entry);
+- `reads`: `"site"`, written again for every build; `"conventions"`, a page that reads nothing of
+  the site but conventions.yml (the rules page), written once for each version of that file.
+
+A builder takes `(site, include_drafts)`, or `(series, site, include_drafts)` for a row whose path
+has `{series}`, and returns the page's Markdown.
 """
 from __future__ import annotations
 
@@ -21,6 +27,7 @@ class GeneratedPage:
     title: str | None
     builder: str
     nav: str
+    reads: str = "site"
 
 
 RULES_PAGE = "rules.md"   # 写作规范, where the editor's diagnostics link (serieskit/model/urls.py `rules_url`)
@@ -28,12 +35,22 @@ RULES_PAGE = "rules.md"   # 写作规范, where the editor's diagnostics link (s
 PAGES = (
     GeneratedPage("tags.md", "标签", "tags_page", "lists"),
     GeneratedPage("archive.md", "归档", "archive_page", "lists"),
-    GeneratedPage(RULES_PAGE, "写作规范", "rules_page", "lists"),
+    GeneratedPage(RULES_PAGE, "写作规范", "rules_page", "lists", reads="conventions"),
     GeneratedPage("{series}/index.md", None, "series_index", "series"),
 )
 
 # The site-wide generated pages (one each, not one per series).
 SITE_PAGES = tuple(p.path for p in PAGES if "{series}" not in p.path)
+
+
+def page_titles(series_slugs) -> dict[str, str | None]:
+    """Every page the build generates for these series, by path: its title from the table (None: the
+    page's own, e.g. a series' index title)."""
+    out: dict[str, str | None] = {}
+    for p in PAGES:
+        for slug in series_slugs if "{series}" in p.path else [None]:
+            out[p.path.format(series=slug) if slug is not None else p.path] = p.title
+    return out
 
 # The entry of a navigation that stands for the series, the standalone posts (随笔) and the "lists"
 # pages above (mkdocs.yml `nav:`); everything else in that navigation is written by hand.

@@ -21,7 +21,7 @@ from .schema import DATE_RE, SLUG_RE
 from serieskit.conventions import STALE_AFTER_DAYS, Conventions
 from serieskit.parse.syntax import Body
 from serieskit.parse.markdown import parse_body
-from .pagetable import SITE_PAGES
+from .pagetable import page_titles
 from .urls import link_from, post_url
 
 SERIES_DIR = "series"
@@ -359,8 +359,7 @@ class Site:
                 self.by_title.setdefault(t, []).append(p)
         self.pages: set[str] = set(self.by_site_path)
         # the pages the build generates (serieskit/model/pagetable.py): links to them are valid
-        self.pages.update(SITE_PAGES)
-        self.pages.update(s.index_site_path for s in series.values())
+        self.pages.update(page_titles(series))
         self._resolved: dict[tuple[str, str], tuple[str, str | None]] = {}   # (folder, href) -> resolve()
         self._by_series: dict[tuple[str, bool], list[Post]] = {}
 

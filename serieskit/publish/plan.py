@@ -28,7 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from serieskit.model.pagetable import PAGES, SITE_PAGES
+from serieskit.model.pagetable import page_titles
 from serieskit.model.site import Post, Series
 from serieskit.model import urls
 from serieskit.model.urls import feed_path
@@ -47,8 +47,6 @@ PALETTE_CSS = "assets/stylesheets/palette.css"
 # What the pages load when the drawing is left to the reader's browser (SERIES_DRAW=browser): the site's
 # own loaders (docs/assets/javascripts/) of the vendored renderers (serieskit/publish/vendor.py).
 BROWSER_SCRIPTS = ("assets/javascripts/math.js", "assets/javascripts/mermaid-loader.js")
-# The generated lists' titles (标签, 归档, 写作规范), as the navigation names them (render/pages.py `navigation`).
-LIST_TITLES = {entry.path: entry.title for entry in PAGES if entry.path in SITE_PAGES}
 
 
 @dataclass
@@ -97,6 +95,8 @@ class PagePlan:
                              "it cannot be published")
         self.posts = {p.site_path: p for p in site.posts}
         self.index_of = {s.index_site_path: s for s in site.series.values()}
+        # each generated page's title as the navigation names it (render/pages.py `navigation`)
+        self.generated_titles = page_titles(site.series)
         self.files: list[SiteFile] = [SiteFile(p.site_path, b.render(p).markdown, post=p, draft=p.is_draft)
                                       for p in site.posts]
         self.files += [SiteFile(a.site_path, a.data, None if a.data is not None else a.src)
@@ -127,7 +127,7 @@ class PagePlan:
                             search_meta.post_search(site, post), self.series_feed(site.series_of(post)))
         series = self.index_of.get(path)
         home = urls.url_dir(path) == ""
-        title = LIST_TITLES.get(path, title) if path in self.generated else title
+        title = (self.generated_titles.get(path) or title) if path in self.generated else title
         title = title or h.site_name
         if series is not None:
             card = share.series_share(site, series, h.site_url, h.site_name, b.include_drafts)

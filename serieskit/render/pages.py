@@ -160,8 +160,9 @@ def markdown_example(text: str) -> str:
 FENCE_AT_LINE_START = re.compile(r"(?m)^([ \t]*)([`~])(?=\2\2)")
 
 
-def rules_page(site: Site) -> str:
-    """写作规范: every rule with its code, severity and docs, generated from the registry."""
+def rules_page(site: Site, include_drafts: bool = False) -> str:
+    """写作规范: every rule with its code, severity and docs, generated from the registry (it reads
+    only the site's conventions: no post, so drafts or not, the same page)."""
     conv = site.conv
     lines = ["# 写作规范", "",
              "本页由规则注册表自动生成：构建（`mkdocs build --strict`）、命令行（`python scripts/lint.py`）"
@@ -237,16 +238,16 @@ def fill_placeholders(markdown: str, site: Site, page_site_path: str, include_dr
 def generated_pages(site: Site, include_drafts: bool, reuse=None) -> dict[str, str]:
     """Every generated page of the site: its path -> its Markdown (the builders of the page table).
     `reuse(key, make)`: the project's memo across builds (serieskit/pipeline/project.py `Build.reuse`),
-    for the rules page, which reads nothing of the site but its conventions."""
+    for a page that reads nothing of the site but its conventions (the table's `reads`)."""
     out: dict[str, str] = {}
     for entry in PAGES:
         build = globals()[entry.builder]
         if "{series}" in entry.path:
             for s in site.series.values():
                 out[entry.path.format(series=s.slug)] = build(s, site, include_drafts)
-        elif entry.builder == "rules_page":
-            key = ("rules page", site.conv.fingerprint)
-            out[entry.path] = reuse(key, lambda: rules_page(site)) if reuse else rules_page(site)
+        elif entry.reads == "conventions" and reuse is not None:
+            key = (entry.path, site.conv.fingerprint)
+            out[entry.path] = reuse(key, lambda build=build: build(site, include_drafts))
         else:
             out[entry.path] = build(site, include_drafts)
     return out
@@ -254,15 +255,18 @@ def generated_pages(site: Site, include_drafts: bool, reuse=None) -> dict[str, s
 
 def navigation(site: Site, include_drafts: bool, nav: list) -> list:
     """The site's navigation: `nav` (mkdocs.yml's, written by hand) with its SERIES_NAV entry replaced
-    by each series (its index, then its posts in order), the standalone posts (随笔, newest first)
+    by each series (the page table's "series" pages, its index first, then its posts in order), the
+    standalone posts (随笔, newest first)
     and the page table's "lists" pages. Titles are escaped: MkDocs and Material print them as HTML."""
     out: list = []
     for item in nav:
         if item != SERIES_NAV:
             out.append(item)
             continue
+        heads = [entry for entry in PAGES if entry.nav == "series"]
         for s in site.series.values():
-            entries: list = [s.index_site_path]
+            entries: list = [entry.path.format(series=s.slug) if entry.title is None
+                             else {entry.title: entry.path.format(series=s.slug)} for entry in heads]
             for p in site.series_posts(s.slug, include_drafts):
                 title = f"{p.order}. {p.short_title}" if p.order is not None else p.short_title
                 entries.append({str(escape(title)): p.site_path})

@@ -1,0 +1,85 @@
+"""CONTRIBUTING's "Add a page" recipe for a generated page, followed as written: a builder in
+serieskit/render/pages.py and one row in serieskit/model/pagetable.py `PAGES`; the model (links to
+the page are valid), the page plan (both hosts add the page, with its title) and the navigation pick
+the row up. A page per series (`{series}` in its path) and a site-wide one."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from support.project import ROOT, TODAY, make_site
+
+from serieskit.lint.engine import lint
+from serieskit.model import pagetable
+from serieskit.model.loader import load_site
+from serieskit.pipeline.project import Project
+from serieskit.publish.plan import Host, PagePlan
+from serieskit.render import pages
+
+ROWS = (pagetable.GeneratedPage("{series}/terms.md", "术语表", "terms_page", "series"),
+        pagetable.GeneratedPage("colophon.md", "版本说明", "colophon_page", "lists"))
+
+
+def terms_page(series, site, include_drafts: bool) -> str:
+    return "# 术语表\n\n" + "\n".join(f"- {e.term}" for e in series.glossary) + "\n"
+
+
+def colophon_page(site, include_drafts: bool) -> str:
+    return f"# 版本说明\n\n{len(site.posts)} 篇。\n"
+
+
+@pytest.fixture
+def added(monkeypatch):
+    """The recipe's two steps: the builders in render/pages.py, the rows in the page table."""
+    monkeypatch.setattr(pages, "terms_page", terms_page, raising=False)
+    monkeypatch.setattr(pages, "colophon_page", colophon_page, raising=False)
+    table = pagetable.PAGES + ROWS
+    monkeypatch.setattr(pagetable, "PAGES", table)
+    monkeypatch.setattr(pages, "PAGES", table)     # (render/pages.py reads the table it imported)
+
+
+def project_linking_to_them(tmp_path: Path) -> Path:
+    root = make_site(tmp_path)
+    hub = root / "series" / "demo" / "hub.md"
+    hub.write_text(hub.read_text(encoding="utf-8") + "\n见 [术语表](terms.md) 与 [版本说明](../colophon.md)。\n",
+                   encoding="utf-8")
+    (root / "node_modules").symlink_to(ROOT / "node_modules")    # (the plan lists the vendored libraries)
+    return root
+
+
+def test_links_to_an_added_generated_page_are_valid(added, tmp_path):
+    root = project_linking_to_them(tmp_path)
+    found = lint(load_site(root, today=TODAY), select={"LNK001"})
+    assert found == []
+
+
+def test_links_to_them_are_broken_without_the_rows(tmp_path):
+    root = project_linking_to_them(tmp_path)
+    found = lint(load_site(root, today=TODAY), select={"LNK001"})
+    assert sorted(f.message.split("`")[1] for f in found) == ["../colophon.md", "terms.md"]
+
+
+def test_the_page_plan_publishes_them_with_their_titles(added, tmp_path):
+    root = project_linking_to_them(tmp_path)
+    build = Project().build(root, include_drafts=False, today=TODAY)
+    plan = PagePlan(build, root, Host("https://example.org/", "demo"), lambda path: False)
+    files = {f.path: f for f in plan.files}
+    assert files["demo/terms.md"].content.startswith("# 术语表\n")
+    assert "篇。" in files["colophon.md"].content
+    assert {"demo/terms.md", "colophon.md"} <= plan.generated
+
+    def preview_title(path: str) -> str:     # the link preview's title, from the table's title
+        return next(content for _, name, content in plan.page(path).share.meta if name == "og:title")
+    assert preview_title("demo/terms.md").startswith("术语表")
+    assert preview_title("colophon.md").startswith("版本说明")
+
+
+def test_the_navigation_puts_them_in_their_places(added, tmp_path):
+    root = make_site(tmp_path)
+    site = load_site(root, today=TODAY)
+    nav = pages.navigation(site, False, ["index.md", pagetable.SERIES_NAV])
+    demo = next(item for item in nav if isinstance(item, dict) and "demo/index.md" in str(item))
+    (section,) = demo.values()
+    assert section[:2] == ["demo/index.md", {"术语表": "demo/terms.md"}]   # at the head of its series, after the index
+    assert nav[-1] == {"版本说明": "colophon.md"}                          # after the other lists, in table order
