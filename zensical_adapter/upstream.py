@@ -1,7 +1,7 @@
 """The Zensical adapter's reliances beyond Zensical's and Material's documented interfaces, all of
 them, in one place; each is pinned by a test that fails loudly when an upgrade changes it
-(tests/test_zensical.py; Zensical is pinned at zensical==0.0.73 in pyproject.toml, Material at its
-own pin there).
+(tests/test_zensical.py, and tests/test_upstream.py for those a one-page Zensical build or the installed
+package shows; Zensical is pinned at zensical==0.0.73 in pyproject.toml, Material at its own pin there).
 
 1. Material's stylesheet found by glob (`search_box_css`): Zensical's stylesheet has no styles for
    Material's search box, which the site's search uses (overrides/partials/series-search.html), so the
@@ -16,6 +16,39 @@ own pin there).
    file is shown, found by the `╭─[ file:line` lines it prints; when a `Warning` line of the report
    is not placed that way (its format changed), the report is shown whole, so nothing is hidden (pins:
    test_zensicals_link_check_warnings_are_counted_per_file, test_a_warning_in_another_format_is_shown_whole).
+
+The code of these is in zensical_adapter/build.py:
+
+4. Python-Markdown is handed a page without its frontmatter (`drawn_findings`): the Markdown extension's
+   report of a page (serieskit/publish/mdext.py, appended to `.zensical/draw-report.jsonl` in
+   Zensical's process) names the page by the digest of the Markdown it converted, and the adapter finds
+   the page by the digest of its staged source after `FRONTMATTER` (Zensical reads the frontmatter in
+   Rust, before zensical/markdown/render.py calls Python-Markdown). Were the frontmatter handed over
+   too, no report would match a page, and the SEC003 / MER004 / MAT001 findings of the Zensical build
+   would vanish silently (pins: tests/test_upstream.py
+   test_zensical_converts_a_page_without_its_frontmatter; on the fixture site,
+   tests/test_attack_corpus_browser.py test_every_payload_is_reported_at_its_line, whose Zensical build
+   must report each payload as SEC003).
+5. Zensical's own search index is `search.json` at the site's root (`build` deletes it): the site
+   searches with Pagefind (serieskit/publish/searchindex.py), and Zensical's search is on unless
+   mkdocs.yml turns it off (zensical/config.py; the site's `plugins: []` does not). Under another name
+   the index would stay published, silently: a second full-text index of the site that nothing reads
+   (pin: tests/test_upstream.py test_zensicals_own_search_index_is_search_json).
+6. Zensical closes a page's content with `</article>` (base.html; `ARTICLE` in `post_contents`): a
+   post's feed entry is its page's HTML from the post header to the series' previous / next links,
+   or, for a post without them (a standalone post), to `</article>`, as the MkDocs adapter takes
+   `page.content`. Without it such a post stops the build, loudly ("Zensical wrote no page ...");
+   with more written before it (partials/content.html), that goes into the feed entry (pin:
+   tests/test_upstream.py test_zensical_closes_a_pages_content_with_article, which holds the text
+   between an untagged page's content and `</article>` to nothing).
+7. Zensical's own partials, which the site's copies of Material's replace (`custom_dir`, kept in the
+   staged mkdocs.yml): overrides/partials/header.html and progress.html are Material's
+   (hooks/serieshooks/upstream.py 3.), and Zensical's differ from Material's (its header gives the
+   drawer and search buttons visually hidden names, reads the plugin `search`, not `material/search`,
+   and writes `md-header__source` always; its progress bar has a name). On Zensical the site's pages
+   carry Material's header and the site's progress bar (pin: tests/test_upstream.py
+   test_zensicals_partials_the_overrides_replace_are_the_reviewed_ones: their SHA-256 as reviewed,
+   so a change in either is compared with the override before the digest is updated).
 
 Not reliances of this kind: the staged mkdocs.yml (Zensical documents that it reads MkDocs'
 configuration) and the Python-Markdown extension both hosts run (serieskit/publish/mdext.py).

@@ -17,8 +17,13 @@ each, so that an upgrade that changes one fails loudly, not silently).
 Reliances that are not code here but that the adapter's behaviour depends on, each with its pin:
 
 3. Copied Material templates: `overrides/partials/header.html` is Material's header with the search
-   block swapped (pin: test_the_header_override_is_materials_header_but_for_the_search_block), and the
-   CSP hashes the theme's inline scripts from the partials Material ships
+   block swapped (pin: test_the_header_override_is_materials_header_but_for_the_search_block);
+   `overrides/partials/progress.html` is Material's progress bar (navigation.instant.progress) with
+   `role="progressbar"` replaced by `aria-hidden="true"`: Material gives assistive technology neither
+   a name nor a value for the bar, so it is drawing only (a screen reader hears the new page when it
+   arrives) (pin: test_the_progress_override_is_materials_progress_bar_but_for_its_role; that no other
+   Material partial is overridden unpinned: test_every_material_partial_the_site_overrides_is_pinned);
+   and the CSP hashes the theme's inline scripts from the partials Material ships
    (pin: test_the_themes_inline_script_partials_are_where_the_policy_reads_them).
 4. `Page.previous_page` / `Page.next_page` set in on_nav (hooks/serieshooks/navigation.py): MkDocs documents them
    as attributes of a page, not as settable; Material's footer reads them (pin: tests/test_site.py
@@ -26,14 +31,28 @@ Reliances that are not code here but that the adapter's behaviour depends on, ea
 5. The strict gate (hooks/serieshooks/gate.py): `mkdocs build -q` sets the `mkdocs` logger to ERROR, which would drop
    the warnings that `--strict` counts; in strict mode the gate sets it back to WARNING (pin:
    tests/test_strict_gate.py).
-6. The serve memo's restore set (2., hooks/serieshooks/serve_cache.py): what a conversion leaves on a `Page`
-   (`content`, `toc`, `meta`, `_title_from_render`, the log records) (pin:
+6. The serve memo's restore set (2.: `_memoised` here, the memo in hooks/serieshooks/serve_cache.py): what
+   `Page.render` leaves on a `Page` (`content`, `toc`, `_title_from_render`, `present_anchor_ids`,
+   `links_to_anchors`), with the conversion's log records and the output gate's report
+   (serieskit/publish/mdext.py). Not `meta`: MkDocs reads it from the frontmatter before the
+   conversion (`Page.read_source`), so a hit finds it as a miss does (pin:
    test_page_render_is_what_the_render_wrapper_replaces_and_restores and tests/test_serve_incremental.py).
+7. The serve memo's Jinja bytecode cache (hooks/series.py on_env, under `mkdocs serve` with the
+   speed-ups on): a serve rebuild does not compile the theme's templates again
+   (hooks/serieshooks/serve_cache.py; the 性能 page, docs/performance.md 预览刷新, counts it among the
+   in-process caches that take `bench_serve.py --quick` from 2.35 s to 1.32 s). Jinja takes
+   `bytecode_cache` as an argument of the `Environment` it builds; MkDocs builds it without one
+   (`Theme.get_env`) and hands it to plugins first in on_env, so the hook sets the attribute there.
+   A template loaded before that stays in `env.cache` and never goes through the bytecode cache:
+   relied on is that MkDocs, with the site's theme and plugins (hooks run after them), loads no
+   template before on_env (pin: test_no_template_is_loaded_before_on_env).
 
-The Zensical adapter (zensical_adapter/, beside hooks/) has its own, with their code, in
+The Zensical adapter (zensical_adapter/, beside hooks/) has its own, listed in
 zensical_adapter/upstream.py: Material's stylesheet found by glob
 (`templates/assets/stylesheets/main.*.min.css`, for the search box's rules), Zensical's template
-layout and its log format (pins: tests/test_zensical.py).
+layout and its log format, the Markdown it hands Python-Markdown (without the frontmatter), the name
+of its search index, the `</article>` that closes a page's content, and its own partials that the
+site's copies of Material's replace (pins: tests/test_zensical.py, tests/test_upstream.py).
 
 Outside this adapter, two reliances on Material's front end, shared by both hosts:
 
