@@ -20,7 +20,7 @@ from hypothesis import example, given, strategies as st
 
 from support.project import ROOT, TODAY, make_site
 from serieskit.model.assets import raster_format
-from serieskit.sanitize import _file_names, _written_names, check_svg, css_ok, sanitize_svg
+from serieskit.sanitize.svgfile import _file_names, _written_names, check_svg, css_ok, sanitize_svg
 from serieskit.conventions import ConfigError, load_conventions
 from serieskit.lint.engine import lint
 from serieskit.model.loader import load_site

@@ -1,4 +1,4 @@
-"""The output gate (serieskit/sanitize.py) against what Python-Markdown actually writes, and against
+"""The output gate (serieskit/sanitize/) against what Python-Markdown actually writes, and against
 SEC001's reading of the source: whatever SEC001 misses, nothing active reaches a page, and what the gate
 removes is reported.
 

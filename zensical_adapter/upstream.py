@@ -60,7 +60,7 @@ import re
 import sys
 from pathlib import Path
 
-from serieskit.cssfilter import rules_naming
+from serieskit.sanitize.css import rules_naming
 from zensical_adapter import INSTALL, Failed
 
 

@@ -5,7 +5,7 @@ A file that is not a post, a manifest or a glossary is published only when its t
 
 - a raster image (`.png`, `.jpg` / `.jpeg`, `.gif`, `.webp`, `.avif`) whose first bytes are that
   format's signature (a `.png` that is really HTML is not published);
-- an SVG, after sanitizing (serieskit/sanitize.py, its profile for a standalone SVG file: nh3, then
+- an SVG, after sanitizing (serieskit/sanitize/svgfile.py, its profile for a standalone SVG file: nh3, then
   the result checked once more as the browser's XML parser reads it; the sanitized bytes are what is
   published);
 - a data file whose suffix `conventions.yml` declares (`assets: data_files:`), from a short list

@@ -4,7 +4,7 @@ A feed reader shows the post's HTML without the page's stylesheets and scripts: 
 styled by the page, or a fence left to the browser) becomes a link to the post, a formula its MathML
 (KaTeX writes it beside the HTML; feed readers show MathML), permalink marks (¶) go, and every relative
 URL (images, links) is made absolute from the post's URL. The entry then passes the site's allow-list
-sanitizer (serieskit/sanitize.py), like every page.
+sanitizer (serieskit/sanitize/), like every page.
 
 Written through `markup.html` like every HTML fragment: markupsafe's escapes (`&lt;`, `&amp;`, `&#34;`,
 `&#39;`) are XML's too; the content is HTML escaped once as text (`type="html"`). Characters XML 1.0

@@ -9,7 +9,7 @@ extension takes that line out before anything else reads the document and turns 
 without the line (a hand-written page) is converted as it is.
 
 Then, last of all, the output gate and the drawings (`_Publish`): the page's HTML passes the site's
-allow-list sanitizer (serieskit/sanitize.py: what it removes is reported, the sanitized text is what
+allow-list sanitizer (serieskit/sanitize/: what it removes is reported, the sanitized text is what
 the page gets), and its diagrams and formulas are drawn by the build (serieskit/publish/draw/). What happened
 on the last page converted is `take_report()`'s: the MkDocs adapter takes it after each page; a host
 that converts in another process (Zensical) names a `report` file, and each page's report is appended

@@ -71,7 +71,7 @@ def _fingerprint() -> str:
     """The code that shapes a cached drawing: a change to it draws everything again."""
     here = Path(__file__).resolve().parent
     h = hashlib.sha256()
-    for name in ("../../sanitize.py", "diagrams.py", "formulas.py", "katex.mjs", "mermaid_worker.py",
+    for name in ("../../sanitize/page.py", "../../sanitize/css.py", "diagrams.py", "formulas.py", "katex.mjs", "mermaid_worker.py",
                  "material-mermaid.css"):
         h.update((here / name).read_bytes())
     return h.hexdigest()

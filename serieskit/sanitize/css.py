@@ -1,10 +1,11 @@
-"""The rules of a stylesheet whose selectors name a class, with the at-rules (`@media`, `@supports`)
-around them: how the Zensical build carries Material's search-box styles, which Zensical's own
-stylesheet lacks (its search is another component), for the site's search box (search.js)."""
+"""A stylesheet's top-level rules (`blocks`): what `clean_stylesheet` rebuilds a diagram's stylesheet
+from; and the rules whose selectors name a class, with the at-rules (`@media`, `@supports`) around
+them (`rules_naming`): how the Zensical build carries Material's search-box styles, which Zensical's
+own stylesheet lacks (its search is another component), for the site's search box (search.js)."""
 from __future__ import annotations
 
 
-def _blocks(css: str):
+def blocks(css: str):
     """Top-level items of a stylesheet: (prelude, body) for `prelude{body}`, comments skipped."""
     i, n = 0, len(css)
     while i < n:
@@ -52,7 +53,7 @@ def _selectors(prelude: str) -> list[str]:
 def rules_naming(css: str, needle: str) -> str:
     """The rules (and the selectors of a rule) that name `needle`, inside their at-rules."""
     out = []
-    for prelude, body in _blocks(css):
+    for prelude, body in blocks(css):
         if prelude.startswith(("@media", "@supports", "@container", "@layer")):
             inner = rules_naming(body, needle)
             if inner:
