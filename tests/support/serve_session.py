@@ -7,7 +7,7 @@ Like mkdocs.commands.serve: one process, the plugins' on_startup(command="serve"
 each (re)build a fresh config from mkdocs.yml with the serve URL as site_url, built into one
 temporary site directory. After each build the site directory is copied to OUT/<k>/site and the
 project's state to OUT/<k>/project (so a fresh build of that state can be compared); the hits of
-the serve cache (hooks/serieshooks/serve_cache.py, the hook's `session.serve_cache`) go to OUT/<k>/cache.json. The edits are in EDITS below.
+the serve cache (hooks/serieshooks/serve_cache.py, the hook's `process.serve_cache`) go to OUT/<k>/cache.json. The edits are in EDITS below.
 """
 from __future__ import annotations
 
@@ -92,7 +92,7 @@ def main(project: str, out: str, *edits: str) -> None:
                         ignore=shutil.ignore_patterns(".original", ".cache", "__pycache__"))
         hook = next((m for m in list(sys.modules.values())
                      if getattr(m, "__file__", None) and Path(m.__file__).resolve() == proj / "hooks" / "series.py"), None)
-        cache = hook.session.serve_cache if hook is not None else None
+        cache = hook.process.serve_cache if hook is not None else None
         stats = {"MARKDOWN": list(cache.markdown.last)} if cache is not None else {}
         (snap / "cache.json").write_text(json.dumps({"edit": name, **stats}), encoding="utf-8")
     shutil.rmtree(site_dir, ignore_errors=True)
