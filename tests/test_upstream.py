@@ -25,7 +25,7 @@ The Zensical adapter's that a one-page Zensical build or the installed package s
 (zensical_adapter/upstream.py 4.-7.; the others are pinned in tests/test_zensical.py).
 
 The engine's reliances on private Python internals (serieskit/, listed in ARCHITECTURE.md):
-`xml.etree.ElementTree._escape_attrib` (serieskit/sanitize.py `_written_names`), `re._parser.parse` and
+`xml.etree.ElementTree._escape_attrib` (serieskit/sanitize/svgfile.py `_written_names`), `re._parser.parse` and
 `re._constants` (serieskit/conventions.py `_backtracking_risk`).
 """
 from __future__ import annotations
@@ -336,15 +336,15 @@ def test_zensicals_partials_the_overrides_replace_are_the_reviewed_ones():
 
 # --- the engine's reliances on private Python internals (serieskit/; ARCHITECTURE.md) -----------------------------
 def test_elementtrees_attribute_escape_is_how_it_writes_a_value():
-    """serieskit/sanitize.py `_written_names` reads the names inside an attribute's value as ElementTree writes
+    """serieskit/sanitize/svgfile.py `_written_names` reads the names inside an attribute's value as ElementTree writes
     the value (`_file_names` of the written file must count the same), by ElementTree's own private
     `_escape_attrib`: it must exist and be what `tostring` writes between the quotes."""
     import xml.etree.ElementTree as ET
-    from serieskit import sanitize
+    from serieskit.sanitize import svgfile
     escape = getattr(ET, "_escape_attrib", None)
     assert callable(escape), (f"Python {sys.version.split()[0]} has no xml.etree.ElementTree._escape_attrib: "
-                              f"serieskit/sanitize.py `_written_names` must escape a value as ElementTree writes it")
-    assert sanitize._escape_attrib is escape
+                              f"serieskit/sanitize/svgfile.py `_written_names` must escape a value as ElementTree writes it")
+    assert svgfile._escape_attrib is escape
     assert escape('"<&\n') == "&quot;&lt;&amp;&#10;"
     for value in ('a="1"', "<b x=2>", "&c=3;", "d=\n4", "e=\r\t5", "f='6' >", "g=&amp;7"):
         written = ET.tostring(ET.Element("x", a=value), encoding="unicode")
