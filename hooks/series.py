@@ -8,9 +8,11 @@ The convention engine (serieskit/) does the work and imports no MkDocs; this fol
     navigation.py   mkdocs.yml's nav with the series in place of its "@series" entry; prev / next
     context.py      the plan's page metadata and template context (share, search, feed); post header, findings box
     search.py       the Pagefind index (serieskit/publish/searchindex.py), written after the pages (`mkdocs build` only)
+    drawing.py      the build's drawer of diagrams and formulas (serieskit/publish/draw/), one per process
     serve_cache.py  `mkdocs serve` converts again only what an edit touched
-    speedups.py     the switch (SERIES_SPEEDUPS) of the serve memo and of gc.freeze, with their figures
-    upstream.py     every reliance on MkDocs internals, with the reason (pinned by tests/test_upstream.py)
+    speedups.py     the switch (SERIES_SPEEDUPS) of the serve memo and of gc.freeze (their figures: the 性能 page)
+    upstream.py     every reliance on MkDocs' and Material's internals and copied partials, with the reason
+                    (pinned by tests/test_upstream.py)
 
 The engine's host-neutral parts live in serieskit/ (the page plan: serieskit/publish/plan.py; the policy:
 serieskit/publish/csp.py; the index: serieskit/publish/searchindex.py), so another host can use them too.

@@ -98,8 +98,8 @@ def _loop_ms() -> float:
 @functools.cache
 def reference_ms() -> float:
     """How fast this machine runs Python now: a fixed loop of a million steps, the fastest of five
-    runs, in ms (lower is faster). Its speed moves by a third within an hour here, so two runs of a
-    benchmark compare only beside this figure. Measured once per process."""
+    runs, in ms (lower is faster). The machine's speed moves within an hour (the 性能 page), so two
+    runs of a benchmark compare only beside this figure. Measured once per process."""
     return min(_loop_ms() for _ in range(5))
 
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Lint throughput: how fast the convention engine checks a large synthetic series.
 
-    python scripts/bench_lint.py            # 1,000 posts, 5 runs (about 20 s with generation)
+    python scripts/bench_lint.py            # 1,000 posts, 5 runs and the per-rule table (about a minute)
     python scripts/bench_lint.py --quick    # 200 posts, 3 runs
 
 Generates N realistic posts (scripts/gen_synthetic.py; about 6,000 Chinese characters, 3 diagrams,

@@ -16,8 +16,8 @@ bytes transferred; above the table, the machine's speed as Lighthouse measured i
 (`benchmarkIndex`: the 4x slower CPU is 4x slower than this machine, so blocking times read in a slow
 spell are longer). A benchmark, not a test: the target is accessibility 100 on every page.
 
-One run of a page varies a lot (three runs of the same build of rl-fully-async gave a blocking time of
-152, 169 and 251 ms), so each page is run `--runs` times (5 by default, as Lighthouse's docs/variability.md
+One run of a page varies a lot (the ranges beside each median on the 性能 page, 读者体验, show how
+much), so each page is run `--runs` times (5 by default, as Lighthouse's docs/variability.md
 advises: "the median Lighthouse score of 5 runs is twice as stable as 1 run") and the run printed is the
 one Lighthouse's own `computeMedianRun` (core/lib/median-run.js) picks: the run closest to the median
 first paint and time to interactive. Beside it, the median, lowest and highest blocking time of the
@@ -119,8 +119,8 @@ def measure(sites: list[tuple[Path | None, str]], paths: list[str], runs: int = 
     """Each of `sites` (a built site's folder, or None: build this checkout; and its label) served at
     once, Lighthouse run `runs` times on each page of each (`median_run`). A page's runs take turns
     between the sites, in the order A B, B A, A B...: the machine's speed drifts over a benchmark
-    of half an hour (a page identical in two builds measured one build after the other once gave a
-    blocking time of 112 and then 79 ms), and taking turns lays that drift on both sides alike."""
+    of half an hour (a page identical in two builds, measured one build after the other, can differ
+    by more than the change being measured), and taking turns lays that drift on both sides alike."""
     with tempfile.TemporaryDirectory(prefix="bench-readers-") as tmp, contextlib.ExitStack() as stack:
         served = []
         for k, (site_dir, _) in enumerate(sites):

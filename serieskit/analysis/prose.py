@@ -1,5 +1,5 @@
 """The prose of a post: its text without what is not prose (code, comments, math, links and images,
-raw HTML, URLs, attribute lists), with the author's columns. The glossary tooltips (render.py) and
+raw HTML, URLs, attribute lists), with the author's columns. The glossary tooltips (serieskit/render/post.py) and
 the typography and terminology rules (rules/typ*, rules/trm*) read the same prose."""
 from __future__ import annotations
 

@@ -246,8 +246,8 @@ def run(argv: list[str] | None = None, out=None, err=None) -> int:
 
 def main() -> None:
     # A run is a short process whose objects (the parsed posts above all) nearly all live until it
-    # exits: the cyclic garbage collector's passes would only walk them again and again (on 1,000
-    # posts about a tenth of the run), so the process goes without it. (run() itself, called in a
+    # exits: the cyclic garbage collector's passes would only walk them again and again (the 性能
+    # page has the figure), so the process goes without it. (run() itself, called in a
     # longer-lived process such as the tests, leaves the collector alone.)
     gc.disable()
     try:

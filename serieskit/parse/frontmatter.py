@@ -26,7 +26,7 @@ _Loader.yaml_implicit_resolvers = {
 
 if getattr(yaml, "__with_libyaml__", False):
     class _FastLoader(yaml.CSafeLoader):
-        """The same loader on libyaml's parser (about 10x faster); used when the YAML is valid."""
+        """The same loader on libyaml's parser (faster: the 性能 page); used when the YAML is valid."""
 
     _FastLoader.yaml_implicit_resolvers = _Loader.yaml_implicit_resolvers
 else:  # pragma: no cover - PyYAML built without libyaml

@@ -3,7 +3,7 @@ Python-Markdown (MkDocs, Zensical): list `serieskit.publish.mdext` under `markdo
 
 The engine renders each post to Markdown (serieskit/render/post.py `render_post`); what is left for the
 conversion is the glossary tooltips. A rendered post carries its tooltips as marks in the text and,
-on its last line, their titles (`<!-- series-tooltips [...] -->`, render.py `tooltip_table`); this
+on its last line, their titles (`<!-- series-tooltips [...] -->`, serieskit/render/post.py `tooltip_table`); this
 extension takes that line out before anything else reads the document and turns the marks into
 `<abbr class="series-term" title="...">` once the HTML is written (`apply_tooltips`). A document
 without the line (a hand-written page) is converted as it is.

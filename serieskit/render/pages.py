@@ -4,7 +4,7 @@ month, the rules page (写作规范, straight from the registry) and the home pa
 Each returns Markdown. Short blocks link to .md sources, which MkDocs resolves and validates like
 any hand-written link. The long lists (the series index, tags, archive: one entry per post, so they
 grow with the series) are written as plain HTML blocks with the posts' URLs, which Python-Markdown
-passes through without parsing every entry again (3x faster at 100 posts); the URLs come from the
+passes through without parsing every entry again (the 性能 page, 构建速度, has the figures); the URLs come from the
 same model that places the posts (directory URLs: `<area>/<slug>/`), so they cannot go stale.
 """
 from __future__ import annotations

@@ -1,6 +1,7 @@
 """Turn a parsed post into the Markdown the site renders: the conventions' mechanical parts become
 markup (sister block, timeliness notice, <figure>/<figcaption>, palette classes in diagrams, glossary
-tooltips, the glossary table). Plain Python over the one parsed `Post`; the MkDocs hook only calls it.
+tooltips, the glossary table). Plain Python over the one parsed `Post`; the project's build (serieskit/pipeline/project.py) calls it
+for both hosts.
 
 The output needs the Markdown extensions `md_in_html` and `attr_list`.
 """
@@ -31,8 +32,8 @@ class Rendered:
 
 # Glossary tooltips travel through Markdown as marked plain text, `TIP_OPEN + chr(TIP_BASE + k) +
 # term + TIP_CLOSE` (private-use characters, no word characters), and become
-# `<abbr class="series-term" title="...">term</abbr>` in the HTML (apply_tooltips, called by the hook
-# on each post's HTML). Python-Markdown's inline processing costs more per post when each tooltip is
+# `<abbr class="series-term" title="...">term</abbr>` in the HTML (apply_tooltips, called by the
+# Markdown extension serieskit/publish/mdext.py on each post's HTML). Python-Markdown's inline processing costs more per post when each tooltip is
 # written as raw <abbr> tags (the 性能 page's history has the figure); the HTML is the same (tests/test_fast_paths.py builds both).
 TIP_OPEN, TIP_CLOSE, TIP_BASE, TIP_MAX = "\ue000", "\ue001", 0xE100, 0xF00
 TIP_MARK = re.compile("\ue000([\ue100-\uefff])(.*?)\ue001", re.S)
@@ -81,7 +82,7 @@ class GlossaryMatcher:
             # A form starting with a letter or digit must not continue a word: the check is written
             # after the form's first character, `X(?<![A-Za-z0-9_].)`, which means the same as
             # `(?<![A-Za-z0-9_])X` but lets the regex engine skip ahead by the first character
-            # (about 3x faster over a post; tests/test_fast_paths.py compares the two).
+            # (the 性能 page has the figure; tests/test_fast_paths.py compares the two).
             ci = _ascii_ci(f)
             first, rest = re.escape(f[0]), re.escape(f[1:])
             if ci:
