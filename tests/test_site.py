@@ -149,6 +149,42 @@ def test_glossary_tooltips_first_occurrence_in_prose_only(site):
     assert "<h2 id=" in second and "<abbr" not in re.search(r"<h2.*?</h2>", second, re.S).group(0)
 
 
+def test_a_feed_entry_is_the_posts_text_and_nothing_the_theme_adds(site):
+    """Both hosts: each entry's content is the post's text, without the page's header, previous / next
+    links, tag strip or search wrapper (the tagged standalone post above all: Zensical writes its tag
+    strip after the text), and its elements close as they open."""
+    from html.parser import HTMLParser
+
+    class Balance(HTMLParser):
+        VOID = {"area", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
+
+        def __init__(self):
+            super().__init__()
+            self.open, self.stray = [], []
+
+        def handle_starttag(self, tag, attrs):
+            if tag not in self.VOID:
+                self.open.append(tag)
+
+        def handle_startendtag(self, tag, attrs):
+            pass
+
+        def handle_endtag(self, tag):
+            if self.open and self.open[-1] == tag:
+                self.open.pop()
+            else:
+                self.stray.append(tag)
+
+    root = ET.fromstring((site / "feed.xml").read_bytes())
+    for e in root.findall(f"{ATOM}entry"):
+        content = e.findtext(f"{ATOM}content")
+        for theirs in ("md-tags", "series-post-header", "series-nav", "data-pagefind", "series-search-body"):
+            assert theirs not in content, (e.findtext(f"{ATOM}title"), theirs)
+        parsed = Balance()
+        parsed.feed(content)
+        assert not parsed.stray and not parsed.open, (e.findtext(f"{ATOM}title"), parsed.stray, parsed.open)
+
+
 def test_feed_is_valid_atom(site):
     root = ET.fromstring((site / "feed.xml").read_bytes())
     assert root.tag == f"{ATOM}feed"

@@ -265,6 +265,17 @@ series_note: "<script>in the frontmatter</script>"
 """
 
 
+ZENSICAL_TAGGED_PAGE = """---
+title: 另一篇
+tags: [甲, 乙]
+---
+
+<header class="series-post-header"><p>头</p></header>
+
+正文
+"""
+
+
 @pytest.fixture(scope="module")
 def zensical_page(tmp_path_factory):
     """One page built by Zensical (well under a second), with the site's templates (`custom_dir`) and its
@@ -274,6 +285,7 @@ def zensical_page(tmp_path_factory):
     (proj / "docs").mkdir()
     source = proj / "docs" / "index.md"
     source.write_text(ZENSICAL_PAGE, encoding="utf-8")
+    (proj / "docs" / "tagged.md").write_text(ZENSICAL_TAGGED_PAGE, encoding="utf-8")
     (proj / "mkdocs.yml").write_text(yaml.safe_dump({
         "site_name": "t", "theme": {"name": "material", "custom_dir": str(ROOT / "overrides")},
         "markdown_extensions": [{"serieskit.publish.mdext": {"report": str(report)}}]}), encoding="utf-8")
@@ -290,11 +302,11 @@ def test_zensical_converts_a_page_without_its_frontmatter(zensical_page):
     from zensical_adapter.build import FRONTMATTER
     text, _, reports = zensical_page
     assert reports, "the Markdown extension wrote no report in Zensical's process"
-    last = reports[-1]           # the page's own conversion (the table of contents' are before it)
-    assert last["digest"] == page_digest(text[FRONTMATTER.match(text).end():]), (
-        "Zensical no longer hands Python-Markdown the page without its frontmatter: zensical_adapter/build.py "
-        "drawn_findings matches no page's report, and the SEC003 / MER004 / MAT001 findings of a Zensical build vanish")
-    assert [r[0] for r in last["removed"]] == ["script"], last
+    digest = page_digest(text[FRONTMATTER.match(text).end():])
+    mine = [r for r in reports if r["digest"] == digest]       # (the other page's and the tables of contents')
+    assert mine, ("Zensical no longer hands Python-Markdown the page without its frontmatter: zensical_adapter/build.py "
+                  "drawn_findings matches no page's report, and the SEC003 / MER004 / MAT001 findings of a Zensical build vanish")
+    assert [r[0] for r in mine[-1]["removed"]] == ["script"], mine[-1]
 
 
 def test_zensicals_own_search_index_is_search_json(zensical_page):
@@ -314,6 +326,18 @@ def test_zensical_closes_a_pages_content_with_article(zensical_page):
     assert m is not None, "Zensical no longer closes a page's content with </article>: zensical_adapter/build.py " \
         "post_contents finds no standalone post's text (the build stops)"
     assert m.group(1) == "<p>正文 </p>", f"Zensical writes more between a page's text and </article>: {m.group(1)!r}"
+
+
+def test_zensical_writes_a_pages_tags_after_its_content(zensical_page):
+    """6. A tagged standalone post's feed entry ends where Zensical's tag strip begins (the MkDocs feed has
+    no tag strip: the tags are in the post header)."""
+    from zensical_adapter.build import ARTICLE
+    _, site, _ = zensical_page
+    m = ARTICLE.search((site / "tagged" / "index.html").read_text(encoding="utf-8"))
+    assert m is not None and m.group(2) == '<nav class="md-tags"', (
+        "Zensical no longer writes a page's tags as <nav class=\"md-tags\"> after its text: zensical_adapter/build.py "
+        "post_contents would carry what it writes instead into the feed entry")
+    assert m.group(1) == "<p>正文</p>", m.group(1)
 
 
 ZENSICAL_PARTIALS_REVIEWED = {   # zensical 0.0.73: what overrides/partials/ replaces on Zensical

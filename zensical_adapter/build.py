@@ -189,7 +189,13 @@ def with_policy(site_dir: Path, allowed: set[str], site_policy: str) -> list[Mes
     return errors
 
 
-ARTICLE = re.compile(r'<header class="series-post-header">.*?</header>\s*(.*?)\s*(?:<nav class="series-nav"|</article>)', re.S)
+# A post's page as Zensical writes it (serieskit/publish/sources.py writes the header and the previous /
+# next links into the page's source): the post header, the text, then the first of what may follow the
+# text (the series' previous / next links; Zensical's tag strip, partials/content.html; the end of
+# the article, after the search body's closing </div> when the page is indexed).
+ARTICLE = re.compile(r'<header class="series-post-header">.*?</header>\s*(.*?)\s*'
+                     r'(<nav class="series-nav"|<nav class="md-tags"|</article>)', re.S)
+SEARCH_BODY = '<div class="series-search-body"'     # overrides/main.html: opened before the text
 
 
 def post_contents(b, site_dir: Path) -> dict[str, str]:
@@ -198,10 +204,14 @@ def post_contents(b, site_dir: Path) -> dict[str, str]:
     out = {}
     for post in b.published():
         page = site_dir / page_file(post.url_dir)
-        m = ARTICLE.search(page.read_text(encoding="utf-8")) if page.is_file() else None
+        html = page.read_text(encoding="utf-8") if page.is_file() else ""
+        m = ARTICLE.search(html)
         if m is None:
             raise Failed(f"{post.rel}: Zensical wrote no page at {post.url_dir} with the post's header")
-        out[post.rel] = m.group(1)
+        text = m.group(1)
+        if m.group(2) == "</article>" and SEARCH_BODY in html[:m.start()] and text.endswith("</div>"):
+            text = text[:-len("</div>")].rstrip()      # the search body's end, not the post's
+        out[post.rel] = text
     return out
 
 

@@ -34,13 +34,15 @@ The code of these is in zensical_adapter/build.py:
    mkdocs.yml turns it off (zensical/config.py; the site's `plugins: []` does not). Under another name
    the index would stay published, silently: a second full-text index of the site that nothing reads
    (pin: tests/test_upstream.py test_zensicals_own_search_index_is_search_json).
-6. Zensical closes a page's content with `</article>` (base.html; `ARTICLE` in `post_contents`): a
-   post's feed entry is its page's HTML from the post header to the series' previous / next links,
-   or, for a post without them (a standalone post), to `</article>`, as the MkDocs adapter takes
-   `page.content`. Without it such a post stops the build, loudly ("Zensical wrote no page ...");
-   with more written before it (partials/content.html), that goes into the feed entry (pin:
-   tests/test_upstream.py test_zensical_closes_a_pages_content_with_article, which holds the text
-   between an untagged page's content and `</article>` to nothing).
+6. What Zensical writes after a page's content (base.html, partials/content.html; `ARTICLE` in
+   `post_contents`): a post's feed entry is its page's HTML from the post header to the series'
+   previous / next links, or, for a post without them (a standalone post), to Zensical's tag strip
+   (`<nav class="md-tags"`) on a tagged page, else to `</article>` (the search body's `</div>` left
+   out), as the MkDocs adapter takes `page.content`. Without `</article>` such a post stops the build,
+   loudly ("Zensical wrote no page ..."); with more written before it, that goes into the feed entry
+   (pins: tests/test_upstream.py test_zensical_closes_a_pages_content_with_article, which holds the
+   text between an untagged page's content and `</article>` to nothing, and
+   test_zensical_writes_a_pages_tags_after_its_content).
 7. Zensical's own partials, which the site's copies of Material's replace (`custom_dir`, kept in the
    staged mkdocs.yml): overrides/partials/header.html and progress.html are Material's
    (hooks/serieshooks/upstream.py 3.), and Zensical's differ from Material's (its header gives the
