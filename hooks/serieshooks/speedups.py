@@ -6,8 +6,8 @@
 - every build: the objects made before the pages are rendered (parsed posts, files, pages,
   navigation) live until the build ends, so they are kept out of the cyclic garbage collector's full
   passes, which would otherwise walk all of them again and again (CPython's `gc.freeze`; objects still
-  go when their last reference does). A few percent of a large build (scripts/bench_build.py; the
-  figures are on the 性能 page, 构建速度), where the build target (a/b <= 0.9) has little margin.
+  go when their last reference does); scripts/bench_build.py measures it (the figures are on the 性能
+  page, 构建速度).
 
 Off, the site is the same (tests/test_reproducible.py builds it both ways), with public APIs only but
 for the SPEC002 guard (hooks/serieshooks/upstream.py).
