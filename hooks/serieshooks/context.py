@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from serieskit.render import pages
 from serieskit.pipeline import page as post_page
 from serieskit.markup import Markup
 
@@ -18,11 +17,10 @@ from .state import BuildState, Process
 def page_markdown(markdown: str, page, state: BuildState) -> str:
     """A post's frontmatter as page metadata; the home page's lists."""
     src = page.file.src_uri
-    b = state.build
     if state.plan.post(src) is not None:
         page.meta = state.plan.page(src).meta
         return markdown
-    return pages.fill_placeholders(markdown, b.site, src, b.include_drafts)
+    return state.plan.page_markdown(src, markdown)
 
 
 def page_context(context: dict, page, config, process: Process) -> dict:
@@ -35,7 +33,7 @@ def page_context(context: dict, page, config, process: Process) -> dict:
     data = state.plan.page(src, Markup(page.title or "").striptags(), page.canonical_url or "")
     context["series_post"] = _post_info(state, post, page) if post is not None else None
     if process.serving:
-        context["series_findings"] = (b.page_findings(post, state.plan.index_of.get(src), home=src == "index.md")
+        context["series_findings"] = (b.page_findings(post, state.plan.index_of.get(src), home=state.plan.is_home(src))
                                       + state.render_errors.get(src, []))
     else:
         context["series_findings"] = []

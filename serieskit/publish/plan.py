@@ -116,6 +116,17 @@ class PagePlan:
         """The post whose page is at `path` (a site path such as `demo/first.md`)."""
         return self.posts.get(path)
 
+    @staticmethod
+    def is_home(path: str) -> bool:
+        """The page at `path` is the site's home page (served at the site's root)."""
+        return urls.url_dir(path) == ""
+
+    def page_markdown(self, path: str, markdown: str) -> str:
+        """The Markdown a host converts for the hand-written page at `path` (a page of docs/): its
+        lists (the home page's latest posts and series cards) filled in at their placeholders."""
+        b = self.build
+        return pages.fill_placeholders(markdown, b.site, path, b.include_drafts)
+
     def page(self, path: str, title: str = "", url: str = "") -> PageData:
         """What the page at `path` carries. `title` and `url`: a page's title and canonical URL as the
         host publishes them (read for pages that are neither posts nor generated)."""
@@ -126,7 +137,7 @@ class PagePlan:
                             share.post_share(site, post, h.site_url, h.site_name, h.site_author),
                             search_meta.post_search(site, post), self.series_feed(site.series_of(post)))
         series = self.index_of.get(path)
-        home = urls.url_dir(path) == ""
+        home = self.is_home(path)
         title = (self.generated_titles.get(path) or title) if path in self.generated else title
         title = title or h.site_name
         if series is not None:

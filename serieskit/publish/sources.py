@@ -26,7 +26,6 @@ import jinja2
 import yaml
 
 from serieskit.parse.frontmatter import parse as parse_frontmatter
-from serieskit.render import pages
 from serieskit.pipeline import page as post_page
 from serieskit.model.site import Post
 from serieskit.model.urls import relative_url, url_dir
@@ -132,7 +131,7 @@ def write_sources(b: Build, root: Path, out: Path, host: Host) -> PagePlan:
     for src in found:
         rel = src.relative_to(docs).as_posix()
         if src.suffix == ".md":
-            text = pages.fill_placeholders(src.read_text(encoding="utf-8"), b.site, rel, b.include_drafts)
+            text = plan.page_markdown(rel, src.read_text(encoding="utf-8"))
             _write(out / rel, with_meta(source_relative(text, rel), metadata(plan.page(rel, title(rel, text, host)))))
         else:
             _copy(src, out / rel)
