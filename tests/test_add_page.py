@@ -83,3 +83,45 @@ def test_the_navigation_puts_them_in_their_places(added, tmp_path):
     (section,) = demo.values()
     assert section[:2] == ["demo/index.md", {"术语表": "demo/terms.md"}]   # at the head of its series, after the index
     assert nav[-1] == {"版本说明": "colophon.md"}                          # after the other lists, in table order
+
+
+def test_a_series_added_by_contributings_recipe_gets_its_pages(tmp_path):
+    """CONTRIBUTING's "Add a series": a folder with a series.yml copied from the repository's series (its
+    glossary left out: it has none), a post made by scripts/new_post.py and published ("Add a post":
+    its `status: draft` line deleted); nothing else. The series gets
+    its index page, its section in the navigation, its feed and its card on the home page, and the
+    linter finds no error in it."""
+    import re
+    import subprocess
+    import sys
+
+    from support.project import TODAY_ISO
+
+    root = make_site(tmp_path)
+    (root / "node_modules").symlink_to(ROOT / "node_modules")
+    folder = root / "series" / "kernels"
+    folder.mkdir()
+    manifest = (ROOT / "series" / "train-infer-accel" / "series.yml").read_text(encoding="utf-8")
+    manifest = re.sub(r"(?m)^title: .*$", "title: 算子手记", manifest)
+    manifest = re.sub(r"(?m)^slug: .*$", "slug: kernels", manifest)
+    manifest = re.sub(r"(?m)^index_title: .*$", "index_title: 算子手记导航", manifest)
+    manifest = re.sub(r"(?m)^glossary: .*\n", "", manifest)
+    (folder / "series.yml").write_text(manifest, encoding="utf-8")
+    r = subprocess.run([sys.executable, str(ROOT / "scripts" / "new_post.py"), "--root", str(root), "--series", "kernels",
+                        "--slug", "fused-attention", "--title", "融合注意力算子", "--date", TODAY_ISO],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stdout + r.stderr
+    post = folder / "fused-attention.md"
+    post.write_text(post.read_text(encoding="utf-8").replace("status: draft\n", "", 1), encoding="utf-8")   # published
+
+    site = load_site(root, today=TODAY)
+    errors = [f for f in lint(site) if f.severity == "error" and f.path.startswith("series/kernels/")]
+    assert errors == []
+    assert "kernels/index.md" in pages.generated_pages(site, False)
+    nav = pages.navigation(site, False, [pagetable.SERIES_NAV])
+    section = next(item["算子手记"] for item in nav if isinstance(item, dict) and "算子手记" in item)
+    assert section[0] == "kernels/index.md" and "kernels/fused-attention.md" in str(section[1:])
+    build = Project().build(root, include_drafts=False, today=TODAY)
+    plan = PagePlan(build, root, Host("https://example.org/", "demo"), lambda path: False)
+    assert "feed-kernels.xml" in plan.feeds
+    assert "kernels/index.md" in pages.series_cards(site, "index.md", False)
