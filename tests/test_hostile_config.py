@@ -314,3 +314,58 @@ def test_a_docs_page_is_split_at_its_own_frontmatter_only():
     rules = "# 标题\n\n---\n\ntitle: 不是元数据\n\n---\n\n正文\n"
     assert with_meta(rules, {"a": 1}) == "---\na: 1\n---\n\n" + rules
     assert with_meta("---\ntitle: 页\nhide: [toc]\n...\n\n# 页\n", {"a": 1}) == "---\ntitle: 页\nhide:\n- toc\na: 1\n---\n\n# 页\n"
+
+
+# --- the tree under series/ --------------------------------------------------------------------------------
+def _tree(top):
+    """Files at three depths, names whose order depends on case and punctuation, hidden files and folders,
+    a linked folder, a broken link, a link out of the tree, a link to a hidden file, a link inside, a FIFO."""
+    import os
+    for rel in ("b.md", "B.md", "_x.md", "1.md", "a/z.svg", "a/b/c.md", "a/b/.hidden.md", ".dot/x.md", "A/y.md",
+                "a/.h/z.md", "outside.txt"):
+        (top / rel).parent.mkdir(parents=True, exist_ok=True)
+        (top / rel).write_text("x", encoding="utf-8")
+    (top / "series").mkdir()
+    for rel in ("b.md", "B.md", "_x.md", "1.md", "a", "A", ".dot"):
+        os.replace(top / rel, top / "series" / rel)
+    (top / "series" / "linked").symlink_to(top / "series" / "a")
+    (top / "series" / "broken.md").symlink_to(top / "series" / "nowhere.md")
+    (top / "series" / "out.md").symlink_to(top / "outside.txt")
+    (top / "series" / "to-hidden.md").symlink_to(top / "series" / "a" / "b" / ".hidden.md")
+    (top / "series" / "a" / "inside.md").symlink_to(top / "series" / "b.md")
+    os.mkfifo(top / "series" / "a" / "pipe.md")
+
+
+def test_the_walk_finds_the_files_and_the_skipped_ones_in_os_walks_order(tmp_path):
+    """serieskit/model/loader.py `_walk` reads the tree as os.walk top-down does with names sorted: a folder's
+    files (in code-point order) before its subfolders, links to folders not followed, hidden names left out;
+    the skipped entries named in the same order."""
+    from serieskit.model.loader import _walk
+    _tree(tmp_path)
+    top = tmp_path / "series"
+    skipped = []
+    got = [p.relative_to(top).as_posix() for p in _walk(tmp_path, top, skipped, inside=top)]
+    assert got == ["1.md", "B.md", "_x.md", "b.md", "A/y.md", "a/inside.md", "a/z.svg", "a/b/c.md"]
+    assert [(s.path, s.kind) for s in skipped] == [
+        ("series/linked", "linked-folder"), ("series/broken.md", "broken-link"), ("series/out.md", "link-outside"),
+        ("series/to-hidden.md", "link-hidden"), ("series/a/pipe.md", "not-a-file")]
+
+
+def test_a_tree_deeper_than_pythons_recursion_limit_is_walked(tmp_path):
+    """A folder nested more deeply than the interpreter's recursion limit (a hostile checkout) is walked, not a
+    RecursionError."""
+    import sys
+    from serieskit.model.loader import _walk
+    levels = [tmp_path / "series"]
+    for _ in range(sys.getrecursionlimit() + 50):     # (one level at a time: mkdir(parents=True) recurses)
+        levels.append(levels[-1] / "d")
+    try:
+        for d in levels:
+            d.mkdir()
+        (levels[-1] / "post.md").write_text("x", encoding="utf-8")
+        assert list(_walk(tmp_path, tmp_path / "series", [])) == [levels[-1] / "post.md"]
+    finally:        # bottom up: pytest's own clean-up of its temporary folders (shutil.rmtree) recurses
+        (levels[-1] / "post.md").unlink(missing_ok=True)
+        for d in reversed(levels):
+            if d.is_dir():
+                d.rmdir()

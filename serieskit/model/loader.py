@@ -203,15 +203,20 @@ def _walk(root: Path, top: Path, skipped: list[Skipped], inside: Path | None = N
     by default) or that lead to a hidden file are recorded in `skipped` (FS001 reports them). What
     the folder listing says of each entry (folder, file, link) is used as it is: only links and
     what is not a regular file are looked at again."""
-    yield from _walk_folder(root, top, skipped, (inside or root).resolve())
+    inside = (inside or root).resolve()
+    folders = [top]     # (a stack, not recursion: a tree of any depth is walked)
+    while folders:
+        below = yield from _walk_folder(root, folders.pop(), skipped, inside)
+        folders.extend(reversed(below))
 
 
 def _walk_folder(root: Path, d: Path, skipped: list[Skipped], inside: Path):
+    """The files of folder `d` (yielded) and its subfolders to walk (returned), both in name order."""
     try:
         with os.scandir(d) as listing:
             entries = sorted(listing, key=lambda e: e.name)
     except OSError:
-        return          # unreadable: as os.walk, which this follows, skips it
+        return []       # unreadable: as os.walk, which this follows, skips it
     folders, below = [], []
     for e in entries:
         try:
@@ -252,8 +257,7 @@ def _walk_folder(root: Path, d: Path, skipped: list[Skipped], inside: Path):
             skipped.append(Skipped(p.relative_to(root).as_posix(), "not-a-file", kind))
             continue
         yield p
-    for p in subfolders:
-        yield from _walk_folder(root, p, skipped, inside)
+    return subfolders
 
 
 def _listed_regular(entry: os.DirEntry) -> bool:
