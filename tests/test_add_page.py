@@ -16,6 +16,7 @@ from serieskit.model.loader import load_site
 from serieskit.pipeline.project import Project
 from serieskit.publish.plan import Host, PagePlan
 from serieskit.render import pages
+from serieskit.publish import feed
 
 ROWS = (pagetable.GeneratedPage("{series}/terms.md", "术语表", "terms_page", "series"),
         pagetable.GeneratedPage("colophon.md", "版本说明", "colophon_page", "lists"))
@@ -124,4 +125,20 @@ def test_a_series_added_by_contributings_recipe_gets_its_pages(tmp_path):
     build = Project().build(root, include_drafts=False, today=TODAY)
     plan = PagePlan(build, root, Host("https://example.org/", "demo"), lambda path: False)
     assert "feed-kernels.xml" in plan.feeds
-    assert "kernels/index.md" in pages.series_cards(site, "index.md", False)
+    atom = feed.atom(site, "https://example.org/", "demo", "", {}, series=site.series["kernels"])
+    assert "<title>融合注意力算子</title>" in atom and atom.count("<entry>") == 1
+    card = pages.series_cards(site, "index.md", False)
+    assert "kernels/index.md" in card and "算子手记导航" in card
+    assert "已发布 1 篇" in card, card
+
+
+def test_each_row_of_the_page_table_is_one_the_readers_of_the_table_can_place():
+    """A row per series (`{series}` in its path) heads its series' section, a site-wide row is a list with
+    a title; only a site-wide page can be written once per version of the conventions; each builder
+    exists in serieskit/render/pages.py."""
+    for row in pagetable.PAGES:
+        per_series = "{series}" in row.path
+        assert row.nav == ("series" if per_series else "lists"), row
+        assert per_series or row.title, row
+        assert row.reads in ("site", "conventions") and not (per_series and row.reads == "conventions"), row
+        assert callable(getattr(pages, row.builder, None)), row

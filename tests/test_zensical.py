@@ -78,6 +78,7 @@ def test_a_warning_in_another_format_is_shown_whole(capsys):
     ('<nav class="series-nav"><a href="../x/">下一篇</a></nav>\n  </div>\n</article>', "<p>正文</p>\n<div>图</div>"),
     ('<nav class="md-tags"><span class="md-tag">甲</span></nav>\n  </div>\n</article>', "<p>正文</p>\n<div>图</div>"),
     ("  </div>\n</article>", "<p>正文</p>\n<div>图</div>"),     # an indexed page: the search body's </div> left out
+    ("</article>", "<p>正文</p>\n<div>图</div>"),                 # a page the search leaves out: its own </div> kept
 ])
 def test_a_posts_feed_text_ends_where_the_page_adds_its_own(tmp_path, after, kept):
     """zensical_adapter/build.py `post_contents`: the text between the post header and what the page adds
@@ -87,7 +88,9 @@ def test_a_posts_feed_text_ends_where_the_page_adds_its_own(tmp_path, after, kep
     post = SimpleNamespace(rel="series/notes/solo.md", url_dir="notes/solo/")
     page = tmp_path / "notes" / "solo" / "index.html"
     page.parent.mkdir(parents=True)
-    page.write_text('<article class="md-content__inner md-typeset">\n  <div class="series-search-body" data-pagefind-body>\n'
-                    '<header class="series-post-header"><h1>题</h1></header>\n<p>正文</p>\n<div>图</div>\n' + after,
+    indexed = after != "</article>"
+    page.write_text('<article class="md-content__inner md-typeset">\n'
+                    + ('  <div class="series-search-body" data-pagefind-body>\n' if indexed else "")
+                    + '<header class="series-post-header"><h1>题</h1></header>\n<p>正文</p>\n<div>图</div>\n' + after,
                     encoding="utf-8")
     assert post_contents(SimpleNamespace(published=lambda: [post]), tmp_path) == {post.rel: kept}

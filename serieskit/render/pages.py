@@ -256,8 +256,9 @@ def generated_pages(site: Site, include_drafts: bool, reuse=None) -> dict[str, s
 def navigation(site: Site, include_drafts: bool, nav: list) -> list:
     """The site's navigation: `nav` (mkdocs.yml's, written by hand) with its SERIES_NAV entry replaced
     by each series (the page table's "series" pages, its index first, then its posts in order), the
-    standalone posts (随笔, newest first)
-    and the page table's "lists" pages. Titles are escaped: MkDocs and Material print them as HTML."""
+    standalone posts (随笔, newest first) and the page table's "lists" pages. The titles taken from
+    posts and manifests are escaped (MkDocs and Material print them as HTML); the page table's are
+    the project's own constants."""
     out: list = []
     for item in nav:
         if item != SERIES_NAV:
