@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from support.project import EPOCH, TODAY, make_site
+from support.project import EPOCH, TODAY, epoch_of, make_site
 from serieskit.lint.engine import lint
 from serieskit.model.loader import load_site
 from serieskit.model.site import Post
@@ -211,7 +211,7 @@ def test_staleness_uses_the_given_date_or_source_date_epoch(tmp_path, monkeypatc
     root = make_site(tmp_path)
     late = dt.date(2027, 1, 1)   # past the demo series' staleness window (TODAY is within it)
     assert [f.code for f in lint(load_site(root, today=late))] == ["TML003"]
-    monkeypatch.setenv("SOURCE_DATE_EPOCH", str(int(dt.datetime(2027, 1, 1, tzinfo=dt.UTC).timestamp())))
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", epoch_of(late))
     assert [f.code for f in lint(load_site(root))] == ["TML003"]
     monkeypatch.setenv("SOURCE_DATE_EPOCH", EPOCH)
     assert lint(load_site(root)) == []

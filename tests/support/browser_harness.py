@@ -19,10 +19,13 @@ from pathlib import Path
 
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from support.project import ROOT
+from support.project import ROOT, epoch_of
 
 CHROMIUM = os.environ.get("SERIES_CHROMIUM", "/usr/bin/chromium")
-TODAY = dt.datetime.now(tz=dt.UTC).date()   # the browser suite's build date (SOURCE_DATE_EPOCH)
+# The browser suite's build date (SOURCE_DATE_EPOCH): the calendar's, not support.project.TODAY. It reads
+# the repository's own site as readers get it today (its posts are dated up to today; their staleness
+# banners as of today), where the other tests build throw-away projects on the one test date.
+TODAY = dt.datetime.now(tz=dt.UTC).date()
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                  "--disable-sync", "--disable-quic", "--no-first-run"]
 DESKTOP = {"width": 1280, "height": 800}
@@ -42,8 +45,7 @@ def build_site(out: Path, project: Path = ROOT, today: dt.date | None = None, si
     if site_url:
         env["SITE_URL"] = site_url
     if today is not None:
-        env["SOURCE_DATE_EPOCH"] = str(int(dt.datetime(today.year, today.month, today.day,
-                                                       tzinfo=dt.UTC).timestamp()))
+        env["SOURCE_DATE_EPOCH"] = epoch_of(today)
     if host == "zensical":
         args = [sys.executable, str(ROOT / "zensical_adapter" / "build.py"), "--root", str(project), "-d", str(out)]
     else:

@@ -9,8 +9,15 @@ ROOT = Path(__file__).resolve().parents[2]
 BASE_SITE = ROOT / "tests" / "rules" / "_site"
 TODAY = dt.date(2026, 6, 1)
 TODAY_ISO = TODAY.isoformat()   # as `--today` and `--date` take it, and as a post's frontmatter writes it
-# TODAY as SOURCE_DATE_EPOCH (midnight UTC) for builds and servers: staleness and sitemaps never depend on the calendar
-EPOCH = str(int(dt.datetime.combine(TODAY, dt.time(tzinfo=dt.UTC)).timestamp()))
+
+
+def epoch_of(day: dt.date) -> str:
+    """`day` as SOURCE_DATE_EPOCH (midnight UTC)."""
+    return str(int(dt.datetime.combine(day, dt.time(tzinfo=dt.UTC)).timestamp()))
+
+
+# TODAY as SOURCE_DATE_EPOCH for builds and servers: staleness and sitemaps never depend on the calendar
+EPOCH = epoch_of(TODAY)
 
 
 def make_site(tmp_path: Path, overlay: Path | None = None, post: Path | None = None, name: str | None = None) -> Path:
