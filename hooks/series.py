@@ -68,7 +68,6 @@ def on_config(config):
     gate.watch(bool(config.strict))
     gate.report(state, bool(config.strict))
     navigation.expand(config, state)
-    config.extra.setdefault("scope", "/")  # one localStorage scope: Material's inline scripts are the same on every page
     config.extra.update(plan.theme_settings(process.serving, drawing.in_browser(process)))
     if process.serve_cache is not None:
         process.serve_cache.start_build(config)

@@ -80,6 +80,15 @@ def test_the_allowed_scripts_are_the_themes_own_pinned_list():
     assert csp.SITE_SCRIPTS == ("partials/series-stylesheets.html",)
 
 
+def test_a_configuration_without_one_localstorage_scope_is_refused():
+    """Without `extra.scope` Material's first inline script names each page's own base URL, so the one hash the
+    policy holds for it would block it on every page but the home page: both hosts stop instead."""
+    from types import SimpleNamespace
+    config = SimpleNamespace(theme={"features": []}, extra={"mermaid_args": {}})
+    with pytest.raises(RuntimeError, match="extra: scope:"):
+        csp.theme_scripts(None, config)
+
+
 @pytest.mark.slow
 def test_the_policy_allows_only_the_sites_own_origin_and_no_eval(site):
     policy = parse(header_policy(site))

@@ -171,7 +171,10 @@ def policy_of_theme(config: dict) -> tuple[set[str], str]:
     overrides = ROOT / theme.get("custom_dir", "overrides")
     env = jinja2.Environment(loader=jinja2.FileSystemLoader([str(overrides), str(theme_templates())]))
     settings = types.SimpleNamespace(theme=theme, extra=config.get("extra", {}))
-    allowed = set(csp.theme_scripts(env, settings).values())
+    try:
+        allowed = set(csp.theme_scripts(env, settings).values())
+    except RuntimeError as exc:
+        raise Failed(str(exc)) from None
     return allowed, csp.policy(allowed)
 
 

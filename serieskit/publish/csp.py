@@ -63,7 +63,14 @@ def inline_scripts(html_text: str) -> list[str]:
 
 def theme_scripts(env, config) -> dict[str, str]:
     """THEME_SCRIPTS and SITE_SCRIPTS rendered with this site's configuration (`env` loads the site's
-    overrides before the theme, as the pages do): partial -> the script's hash."""
+    overrides before the theme, as the pages do): partial -> the script's hash. RuntimeError (the host
+    stops the build with its message) when a partial no longer renders one script, or when the
+    configuration sets no `extra.scope` (one localStorage scope for the whole site)."""
+    if not (config.extra or {}).get("scope"):
+        # Material's localStorage scope is `extra.scope`, else the page's base URL: without it the theme's
+        # first inline script differs from page to page, and a policy that hashes it once blocks it
+        raise RuntimeError("mkdocs.yml sets no `extra: scope:` (the site's is `/`): Material's inline script "
+                           "would then differ on every page and the Content-Security-Policy would block it")
     context = {"config": config, "features": config.theme.get("features", []), "base_url": "."}
     out = {}
     for name in THEME_SCRIPTS + SITE_SCRIPTS:
