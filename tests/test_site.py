@@ -388,9 +388,8 @@ def test_every_internal_link_in_page_content_resolves(site):
 def test_one_table_describes_the_generated_pages(site):
     """serieskit/model/pagetable.py: each generated page is built, headed by its table title, and sits in the
     navigation where the table says (the lists after the series, in table order, before 性能 and 关于)."""
-    from serieskit.model.pagetable import PAGES, SERIES_NAV, SITE_PAGES
+    from serieskit.model.pagetable import PAGES, SERIES_NAV
     lists = [p for p in PAGES if p.nav == "lists"]
-    assert set(SITE_PAGES) == {p.path for p in lists}
     home = (site / "index.html").read_text(encoding="utf-8")
     nav_titles = re.findall(r'<a href="[^"]*" class="md-nav__link">\s*<span class="md-ellipsis">\s*([^<]+?)\s*</span>', home)
     for p in lists:

@@ -39,10 +39,6 @@ PAGES = (
     GeneratedPage("{series}/index.md", None, "series_index", "series"),
 )
 
-# The site-wide generated pages (one each, not one per series).
-SITE_PAGES = tuple(p.path for p in PAGES if "{series}" not in p.path)
-
-
 def page_titles(series_slugs) -> dict[str, str | None]:
     """Every page the build generates for these series, by path: its title from the table (None: the
     page's own, e.g. a series' index title)."""
