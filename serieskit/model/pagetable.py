@@ -29,6 +29,14 @@ class GeneratedPage:
     nav: str
     reads: str = "site"
 
+    @property
+    def per_series(self) -> bool:
+        return "{series}" in self.path
+
+    def path_of(self, series_slug: str) -> str:
+        """The page's place for a series (a row per series), or its one place."""
+        return self.path.format(series=series_slug) if self.per_series else self.path
+
 
 RULES_PAGE = "rules.md"   # 写作规范, where the editor's diagnostics link (serieskit/model/urls.py `rules_url`)
 
@@ -42,11 +50,7 @@ PAGES = (
 def page_titles(series_slugs) -> dict[str, str | None]:
     """Every page the build generates for these series, by path: its title from the table (None: the
     page's own, e.g. a series' index title)."""
-    out: dict[str, str | None] = {}
-    for p in PAGES:
-        for slug in series_slugs if "{series}" in p.path else [None]:
-            out[p.path.format(series=slug) if slug is not None else p.path] = p.title
-    return out
+    return {p.path_of(slug): p.title for p in PAGES for slug in (series_slugs if p.per_series else [""])}
 
 # The entry of a navigation that stands for the series, the standalone posts (随笔) and the "lists"
 # pages above (mkdocs.yml `nav:`); everything else in that navigation is written by hand.

@@ -242,9 +242,9 @@ def generated_pages(site: Site, include_drafts: bool, reuse=None) -> dict[str, s
     out: dict[str, str] = {}
     for entry in PAGES:
         build = globals()[entry.builder]
-        if "{series}" in entry.path:
+        if entry.per_series:
             for s in site.series.values():
-                out[entry.path.format(series=s.slug)] = build(s, site, include_drafts)
+                out[entry.path_of(s.slug)] = build(s, site, include_drafts)
         elif entry.reads == "conventions" and reuse is not None:
             key = (entry.path, site.conv.fingerprint)
             out[entry.path] = reuse(key, lambda build=build: build(site, include_drafts))
@@ -266,8 +266,8 @@ def navigation(site: Site, include_drafts: bool, nav: list) -> list:
             continue
         heads = [entry for entry in PAGES if entry.nav == "series"]
         for s in site.series.values():
-            entries: list = [entry.path.format(series=s.slug) if entry.title is None
-                             else {entry.title: entry.path.format(series=s.slug)} for entry in heads]
+            entries: list = [entry.path_of(s.slug) if entry.title is None else {entry.title: entry.path_of(s.slug)}
+                             for entry in heads]
             for p in site.series_posts(s.slug, include_drafts):
                 title = f"{p.order}. {p.short_title}" if p.order is not None else p.short_title
                 entries.append({str(escape(title)): p.site_path})
