@@ -59,6 +59,17 @@ def test_absolute_urls_are_percent_encoded():
 def test_a_rule_has_its_place_on_the_rules_page():
     """What the editor links a diagnostic to (serieskit/lsp/convert.py), where the rules page puts it
     (serieskit/render/pages.py)."""
-    assert urls.rule_anchor("FIG002") == "fig002"
+    from lsprotocol import types as T
+    from serieskit.lint.rules import REGISTRY
+    from serieskit.lsp.convert import diagnostic
+    from serieskit.model.loader import load_site
+    from serieskit.model.site import Finding
+    from serieskit.render.pages import rules_page
     assert urls.rules_url("https://example.org/blog") == urls.rules_url("https://example.org/blog/") \
         == "https://example.org/blog/rules/"
+    page = rules_page(load_site(Path(__file__).resolve().parents[1]))
+    for code in REGISTRY:
+        at = T.Range(start=T.Position(line=0, character=0), end=T.Position(line=0, character=1))
+        href = diagnostic(Finding("a.md", 1, 1, code, "error", "m"), at, "https://example.org/rules/").code_description.href
+        assert href == f"https://example.org/rules/#{code.lower()}", href
+        assert f"{{ #{code.lower()} }}" in page, code       # the heading the link lands on
