@@ -306,6 +306,25 @@ def test_a_link_in_a_table_below_the_screen_is_reached_and_drawn_on_focus(browse
     ctx.close()
 
 
+def test_the_focus_stays_on_screen_when_the_page_grows_under_it(browser, server):
+    """A block drawn after the browser scrolled the focus into view (content-visibility's estimate; a font)
+    can push the focused element off the screen; the page brings it back. Here the growth is a block put
+    above the footer once the footer's last link has the focus, with the browser's scroll anchoring (which
+    would hide the effect for an insertion like this one) turned off."""
+    ctx, page = _page(browser, server, "/", viewport=PHONE)
+    stop = tab_to(page, lambda s: s["region"] == "footer" and s["tag"] == "a" and page.evaluate(
+        "() => document.activeElement === [...document.querySelectorAll('.md-footer a')].pop()"))
+    assert stop["onScreen"], stop
+    page.evaluate("""() => { document.documentElement.style.overflowAnchor = 'none'; document.body.style.overflowAnchor = 'none';
+        const grow = document.createElement('div'); grow.style.height = '400px';
+        document.querySelector('.md-footer').before(grow); }""")
+    page.wait_for_timeout(300)
+    shown = page.evaluate("""() => { const r = document.activeElement.getBoundingClientRect();
+        return r.bottom > 0 && r.top < visualViewport.height; }""")     # (on screen as FOCUS_JS counts it)
+    ctx.close()
+    assert shown, "the focused footer link was left below the screen when the page grew above it"
+
+
 def test_a_table_below_the_screen_is_skipped_before_materials_script_wraps_it(browser, server):
     """Material's script puts each table in its scrolling box (`md-typeset__scrollwrap`) when it mounts,
     after the page has been laid out once; a table below the screen is skipped before that too (and

@@ -22,7 +22,8 @@
  *   keys: Enter and Space on it press its toggle, as on any button;
  * - a page without Material's skip link (it writes one only when the page has a table of contents)
  *   gets one to its content; a skip link moves the focus to where it lands, so the next Tab goes on
- *   from there.
+ *   from there;
+ * - what the keyboard just focused stays on screen when the page's height changes under it.
  */
 (function () {
   "use strict";
@@ -212,6 +213,23 @@
     if (el && el.closest && el.namespaceURI === "http://www.w3.org/2000/svg" && el.closest(".mermaid")) {
       el.scrollIntoView({ block: "nearest", inline: "nearest", behavior: "instant" });
     }
+  });
+
+  // The page can still change height after the browser scrolled a newly focused element into view (a
+  // block content-visibility skipped is drawn at its real height; a font arrives), and nothing scrolls
+  // again: for a second after a keyboard focus move, the element is brought back into view if that
+  // moved it out. (Not for a click: the reader is looking where they clicked.)
+  document.addEventListener("focusin", function (ev) {
+    var el = ev.target;
+    if (!el || !el.matches || !el.matches(":focus-visible")) return;
+    var until = performance.now() + 1000;
+    (function keep() {
+      if (document.activeElement !== el || performance.now() > until) return;
+      var r = el.getBoundingClientRect(), vv = window.visualViewport;
+      var top = vv ? vv.offsetTop : 0, bottom = top + (vv ? vv.height : innerHeight);
+      if (r.height > 0 && (r.bottom > bottom + 1 || r.top < top - 1)) el.scrollIntoView({ block: "nearest", inline: "nearest" });
+      requestAnimationFrame(keep);
+    })();
   });
 
   document.addEventListener("keydown", function (ev) {
