@@ -245,6 +245,39 @@ def test_kept_hits_from_another_engine_are_ignored(tmp_path, monkeypatch):
     assert sorted(calls) == ["series/demo/hub.md", "series/solo/standalone.md"]
 
 
+def test_kept_hits_from_another_autocorrect_are_ignored(tmp_path, monkeypatch):
+    """TYP001 is autocorrect's verdict: a new autocorrect may find other spaces, so every post is
+    checked again."""
+    import autocorrect_py
+    root = make_site(tmp_path)
+    _typo_post(root)
+    cli(root)
+    real = parsecache.library
+    monkeypatch.setattr(parsecache, "library", lambda m: "another build" if m is autocorrect_py else real(m))
+    calls = _break(monkeypatch, "TYP001")
+    cli(root)
+    assert sorted(calls) == ["series/demo/hub.md", "series/solo/standalone.md"]
+
+
+def test_a_library_is_known_by_its_compiled_file(tmp_path):
+    """An upgrade, a reinstall or a rebuild of a compiled library is another file (another size,
+    modification time or inode), so another key."""
+    import types
+
+    import nh3
+    assert parsecache.library(nh3).split("\0")[0].endswith((".so", ".pyd"))   # the extension, not __init__.py
+    pkg, ext = types.ModuleType("fake"), types.ModuleType("fake.fake")
+    pkg.__file__, ext.__file__ = str(tmp_path / "__init__.py"), str(tmp_path / "fake.abi3.so")
+    pkg.fake = ext
+    (tmp_path / "__init__.py").write_text("")
+    (tmp_path / "fake.abi3.so").write_bytes(b"build 1")
+    first = parsecache.library(pkg)
+    assert parsecache.library(pkg) == first
+    (tmp_path / "new.so").write_bytes(b"build 2")                # reinstalled: same size, another file
+    os.replace(tmp_path / "new.so", tmp_path / "fake.abi3.so")
+    assert parsecache.library(pkg) != first
+
+
 def test_a_rule_that_reads_more_than_the_post_is_not_kept(tmp_path, monkeypatch):
     from serieskit.lint.rules import REGISTRY
     kept = {c for c, r in REGISTRY.items() if r.reads_only_post}
@@ -311,12 +344,12 @@ def test_svg_verdicts_are_kept_for_unchanged_files(tmp_path, monkeypatch):
 
 def test_kept_verdicts_from_another_sanitizer_are_ignored(tmp_path, monkeypatch):
     """A new nh3 may remove more: every SVG is checked again."""
-    import importlib.metadata
+    import nh3
     root = make_site(tmp_path)
     _svgs(root)
     first = cli(root)
-    real = importlib.metadata.version
-    monkeypatch.setattr(importlib.metadata, "version", lambda name: "0.0.0-next" if name == "nh3" else real(name))
+    real = parsecache.library
+    monkeypatch.setattr(parsecache, "library", lambda m: "another build" if m is nh3 else real(m))
     seen = _count_sanitizing(monkeypatch)
     assert cli(root) == first and {HOSTILE_SVG.encode(), CLEAN_SVG.encode()} <= set(seen)
 

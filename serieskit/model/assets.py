@@ -147,7 +147,7 @@ class Checks:
     loader reads the posts; `plan` collects them."""
     files: dict[str, Path]
     known: dict                 # site path -> (stamp, Asset, [Problem]) of the files not checked again
-    todo: list                  # (site path, file, stamp[, digest, bytes]) of the files being checked
+    todo: list                  # (site path, file, stamp) of the files being checked
     pending: Pending
     verdicts: object = None
     checked_only: bool = False
@@ -156,14 +156,15 @@ class Checks:
 def start_checks(files: dict[str, Path], data_suffixes: tuple[str, ...], previous: AssetPlan | None = None,
                  jobs: int = 1, verdicts=None, checked_only: bool = False) -> Checks:
     """Begin classifying `files` (site path -> file under series/). A file whose modification time
-    and size are those `previous` saw is not read again; an SVG whose bytes `verdicts` (the lint CLI's
-    VerdictCache) has seen is not sanitized again; the others are classified in up to `jobs` child
-    processes, which run while the caller goes on (serieskit/model/forking.py; with one job, in
-    this process when `plan` asks for them). `checked_only`: the SVG files are checked, not written
-    (the lint CLI, which publishes nothing: the plan is then not publishable)."""
+    and size are those `previous` saw is not read again; the others are classified in up to `jobs`
+    child processes, which run while the caller goes on (serieskit/model/forking.py; with one job, in
+    this process when `plan` asks for them). `verdicts`: the lint CLI's VerdictCache: an SVG whose
+    bytes it has seen is not checked again (the child reads and hashes the file and answers from it).
+    `checked_only`: the SVG files are checked, not written (the lint CLI, which publishes nothing:
+    the plan is then not publishable); so is a plan made with `verdicts`, which holds no bytes."""
     old = previous.stamps if previous is not None else {}
     known, todo = {}, []
-    checked_only = checked_only or (previous is not None and previous.checked_only)
+    checked_only = checked_only or verdicts is not None or (previous is not None and previous.checked_only)
     for site_path, src in sorted(files.items()):
         try:
             st = src.stat()
@@ -175,13 +176,30 @@ def start_checks(files: dict[str, Path], data_suffixes: tuple[str, ...], previou
             known[site_path] = hit
         else:
             todo.append((site_path, src, stamp))
-    if verdicts is not None:
-        todo, from_cache = _from_verdicts(todo, verdicts, known)
-        checked_only = checked_only or from_cache
-    # (a plan that cannot be published needs no sanitized bytes: then the SVG files are only checked)
-    pending = fork_start(lambda share: [classify(p, src, data_suffixes, *read[1:], checked_only=checked_only)
-                                        for p, src, _, *read in share], todo, jobs)
+    pending = fork_start(lambda share: [_check(p, src, data_suffixes, checked_only, verdicts) for p, src, _ in share],
+                         todo, jobs)
     return Checks(files, known, todo, pending, verdicts, checked_only)
+
+
+def _check(site_path: str, src: Path, data_suffixes: tuple[str, ...], checked_only: bool, verdicts):
+    """`classify`, or for an SVG file whose bytes `verdicts` has seen, the verdict kept for them; and
+    the verdict entry this used or made (`verdicts.entries_of`: a child process hands it back)."""
+    if verdicts is None or src.suffix.lower() != ".svg":
+        return (*classify(site_path, src, data_suffixes, checked_only=checked_only), {})
+    rel = f"{SERIES_DIR}/{site_path}"
+    try:
+        data = src.read_bytes()
+    except OSError:
+        return (*classify(site_path, src, data_suffixes, checked_only=checked_only), {})   # it words the problem
+    digest = verdicts.digest(data)
+    hit = verdicts.get(rel, digest)
+    if hit is None:
+        asset, problems = classify(site_path, src, data_suffixes, data, checked_only=True)
+        verdicts.put(rel, digest, asset is not None, [(x.kind, x.detail) for x in problems])
+    else:
+        published, kept = hit
+        asset, problems = Asset(site_path, src) if published else None, [Problem(rel, kind, detail) for kind, detail in kept]
+    return asset, problems, verdicts.entries_of([rel])
 
 
 def plan(site, checks: Checks, docs_files: set[str], docs_pages: set[str]) -> AssetPlan:
@@ -190,10 +208,10 @@ def plan(site, checks: Checks, docs_files: set[str], docs_pages: set[str]) -> As
     out = AssetPlan(checked_only=checks.checked_only)
     taken = taken_paths(site, docs_files, docs_pages, theme_files(site.root))
     known = checks.known
-    for (p, _, stamp, *read), (asset, problems) in zip(checks.todo, checks.pending.results()):
+    for (p, _, stamp), (asset, problems, kept) in zip(checks.todo, checks.pending.results()):
         known[p] = (stamp, asset, problems)
-        if read and not any(x.kind == "unreadable" for x in problems):
-            checks.verdicts.put(f"{SERIES_DIR}/{p}", read[0], asset is not None, [(x.kind, x.detail) for x in problems])
+        if kept:
+            checks.verdicts.adopt(kept)
     for site_path in sorted(checks.files):
         stamp, asset, problems = out.stamps[site_path] = known[site_path]
         owner = collision(site_path, taken)     # (a file refused for its type is named here too)
@@ -203,33 +221,6 @@ def plan(site, checks: Checks, docs_files: set[str], docs_pages: set[str]) -> As
         if asset is not None:
             out.published.append(asset)
     return out
-
-
-def _from_verdicts(todo: list, verdicts, known: dict) -> tuple[list, bool]:
-    """The SVG files of `todo` whose bytes `verdicts` knows go to `known`; the rest is returned, each
-    SVG with its digest and its bytes (classified as read here, and the verdict kept for these), and
-    whether a file the plan would publish got its verdict from the cache."""
-    rest, published_from_cache = [], False
-    for site_path, src, stamp in todo:
-        if src.suffix.lower() != ".svg":
-            rest.append((site_path, src, stamp))
-            continue
-        rel = f"{SERIES_DIR}/{site_path}"
-        try:
-            data = src.read_bytes()
-            digest = verdicts.digest(data)
-        except OSError:
-            rest.append((site_path, src, stamp))       # classify() words the problem
-            continue
-        hit = verdicts.get(rel, digest)
-        if hit is None:
-            rest.append((site_path, src, stamp, digest, data))
-            continue
-        published, problems = hit
-        known[site_path] = (stamp, Asset(site_path, src) if published else None,
-                            [Problem(rel, kind, detail) for kind, detail in problems])
-        published_from_cache = published_from_cache or published
-    return rest, published_from_cache
 
 
 def theme_files(root: Path) -> set[str]:

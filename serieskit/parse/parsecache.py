@@ -23,8 +23,8 @@ column of each key and value, or the error it has.
 and the conventions (`Rule.reads_only_post`: the typography rules) found in each post, before
 severities and suppressions. Its file is valid only for this project's root, the source of the whole
 engine (every module under serieskit/, cheap to hash: no list of the modules a rule reads to
-keep up to date), the autocorrect library's version and the bytes of conventions.yml; an entry only
-for the post's SHA-256. Every other rule runs on every run.
+keep up to date), the autocorrect library's compiled module (`library`) and the bytes of
+conventions.yml; an entry only for the post's SHA-256. Every other rule runs on every run.
 
 What the cache cannot tell: entries written by someone who knows this project's absolute path and
 engine (they are data, checked for shape, but not signed). The build (`mkdocs build`, the Zensical
@@ -38,6 +38,7 @@ import json
 import os
 import sys
 import tempfile
+import types
 from pathlib import Path
 
 from serieskit.finding import Edit, Finding
@@ -69,18 +70,29 @@ def frontmatter_key(root: Path) -> str:
 def _engine_sources() -> bytes:
     """The SHA-256 of every module under serieskit/ with its path, read once per process (the hit and
     the verdict caches both are keyed by it)."""
-    from importlib.metadata import version
     h = hashlib.sha256()
     here = Path(__file__).resolve().parents[1]     # serieskit/
     for path in sorted(here.rglob("*.py")):
         h.update(path.relative_to(here).as_posix().encode() + b"\0" + path.read_bytes())
-    h.update(version("autocorrect-py").encode())
     return h.digest()
 
 
+def library(module) -> str:
+    """Which build of a compiled library (`nh3`, `autocorrect_py`) this process runs, for a cache's key:
+    the file of its compiled module (path, device, inode, size, modification time): an upgrade, a
+    reinstall or a rebuild is another file. (Its version number would need importlib.metadata, whose
+    import costs a run more than the rest of the caches' keys: the 性能 page has the figures.)"""
+    files = [getattr(m, "__file__", None) or "" for m in (module, *vars(module).values()) if isinstance(m, types.ModuleType)]
+    path = next((f for f in files if f.endswith((".so", ".pyd"))), files[0])
+    st = os.stat(path)
+    return f"{path}\0{st.st_dev}\0{st.st_ino}\0{st.st_size}\0{st.st_mtime_ns}"
+
+
 def hits_key(root: Path) -> str:
+    import autocorrect_py
     from serieskit.conventions import CONVENTIONS_FILE
-    h = hashlib.sha256(sys.version.encode() + b"\0" + _project(root) + _engine_sources())
+    h = hashlib.sha256(sys.version.encode() + b"\0" + _project(root) + _engine_sources()
+                       + library(autocorrect_py).encode("utf-8", "surrogateescape"))
     try:
         h.update((root / CONVENTIONS_FILE).read_bytes())
     except OSError:
@@ -234,9 +246,9 @@ class VerdictCache(_Store):
     FILE = VERDICT_FILE
 
     def __init__(self, root: Path):
-        from importlib.metadata import version
-        # the engine's sources and conventions.yml (hits_key), and the sanitizer library's version
-        super().__init__(root, hashlib.sha256(f"{hits_key(root)}\0nh3 {version('nh3')}".encode()).hexdigest())
+        import nh3
+        # the engine's sources and conventions.yml (hits_key), and the sanitizer library's build
+        super().__init__(root, hashlib.sha256(f"{hits_key(root)}\0nh3 {library(nh3)}".encode("utf-8", "surrogateescape")).hexdigest())
 
     def get(self, rel: str, digest: str) -> tuple[bool, list[tuple[str, str]]] | None:
         e = self._get(rel, digest)
