@@ -175,6 +175,26 @@ def test_script_entry_point_runs_without_installation(root):
     assert "No findings." in r.stderr
 
 
+@pytest.mark.parametrize("posts", [1, 300])
+@pytest.mark.parametrize("to_file", [False, True])
+def test_the_process_writes_all_its_output_before_it_ends(root, tmp_path, to_file, posts):
+    """main() ends the process without the interpreter's own clean-up (cli.py): what run() wrote
+    still arrives whole, on a pipe and in a file, with the output buffered as on an author's machine:
+    a short report (which sits in the buffer until the end) and one of many buffers."""
+    for k in range(posts):
+        add(root, f"bad-{k:03}.md", "# no frontmatter\n")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    cmd = [sys.executable, str(ROOT / "scripts" / "lint.py"), "--root", str(root), "--today", TODAY_ISO, "--no-cache"]
+    for fmt in ("json", "text"):
+        with open(tmp_path / "out", "wb") as out:
+            p = subprocess.run([*cmd, "--format", fmt], stdout=out if to_file else subprocess.PIPE,
+                               stderr=subprocess.PIPE, env=env, timeout=120)
+        data = (tmp_path / "out").read_bytes() if to_file else p.stdout
+        assert (p.returncode, data.decode(), p.stderr.decode()) == cli(root, "--no-cache", "--format", fmt)
+        if fmt == "json":
+            assert len(json.loads(data)) == posts and (len(data) > 65536) == (posts > 1)
+
+
 def test_a_reader_that_stops_early_gets_no_traceback(root):
     """`series-lint --list-rules | head -1`: the pipe closes under the linter (here before it writes
     anything), which stops quietly with status 1."""

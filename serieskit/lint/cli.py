@@ -189,7 +189,9 @@ def _fix(args, root: Path, conv, site, findings, scope, out, err):
     return site, findings, ((1 if changed_any else 0) if args.diff else None)
 
 
-def run(argv: list[str] | None = None, out=None, err=None) -> int:
+def run(argv: list[str] | None = None, out=None, err=None, keep: list | None = None) -> int:
+    """The CLI's work and exit status. `keep`: a list the loaded sites are put in, for a caller that
+    ends the process next and need not free them (main())."""
     out = out or sys.stdout
     err = err or sys.stderr
     parser = build_parser()
@@ -212,11 +214,15 @@ def run(argv: list[str] | None = None, out=None, err=None) -> int:
         cache = None if args.no_cache else FrontmatterCache(root)
         verdicts = None if args.no_cache else VerdictCache(root)
         site = _load(root, conv, args, cache=cache, verdicts=verdicts)
+        if keep is not None:
+            keep.append(site)
         only = _expand(site, wanted)
         hits = None if args.no_cache else HitCache(root)
         findings = lint(site, only, select, ignore, hits, jobs=args.jobs)
         if args.fix or args.diff:
             site, findings, diff_status = _fix(args, root, conv, site, findings, (only, select, ignore, hits, cache), out, err)
+            if keep is not None:
+                keep.append(site)
             if diff_status is not None:
                 return diff_status
         shown = [f for f in findings if args.verbose or f.severity != "info"]
@@ -247,18 +253,26 @@ def run(argv: list[str] | None = None, out=None, err=None) -> int:
 def main() -> None:
     # A run is a short process whose objects (the parsed posts above all) nearly all live until it
     # exits: the cyclic garbage collector's passes would only walk them again and again (the 性能
-    # page has the figure), so the process goes without it. (run() itself, called in a
-    # longer-lived process such as the tests, leaves the collector alone.)
+    # page has the figure), so the process goes without it; and it ends without freeing them one
+    # by one (os._exit, as mypy ends its runs): the system takes the memory back at once. Nothing is
+    # left to do at that point: the caches are written, the child processes joined, and the output
+    # is flushed here. (run() itself, called in a longer-lived process such as the tests, leaves the
+    # collector alone and frees what it made.)
     gc.disable()
+    loaded: list = []
     try:
-        code = run()
+        code = run(keep=loaded)
         sys.stdout.flush()
     except BrokenPipeError:
         # the reader went away (`series-lint --list-rules | head`): not an error to report, and the
-        # interpreter's own last flush must not meet the closed pipe either
+        # last flush must not meet the closed pipe either
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         code = 1
-    sys.exit(code)
+    try:
+        sys.stderr.flush()
+    except OSError:
+        pass
+    os._exit(code)
 
 
 if __name__ == "__main__":
