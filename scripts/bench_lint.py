@@ -173,7 +173,7 @@ def main(argv=None) -> int:
             "", "排版与术语规则各自单独运行一遍（1,000 篇，各自重新计算所需的正文视图）的耗时：",
             "", *md_table(["规则", "毫秒"], [[c, f"{ms:.0f}"] for c, ms in typo]
                           + [["共用的正文视图单独计算、覆盖正文每一行（规则只读候选行）", f"{shared:.0f}"]]),
-            "", f"目标：1,000 篇在 {TARGET_S:g} 秒内查完，作者第二次运行（第一行）与首次运行（第二、三行，什么都没有缓存：目标 {FIRST_RUN_TARGET_S:g} 秒；第二行还要写出缓存）都是。命令行在两次运行之间保留每篇 frontmatter 的解析结果（正文每次都重新解析）、只读本篇与 conventions.yml 的规则（{cached}）的结果和发布计划对每个 SVG 文件的检查结论（`.cache/series-lint/`，按文件内容、解析器与规则源码、conventions.yml 的 SHA-256 失效），上面第一行是作者第二次运行时的情形；其余规则每次都重新检查。测量：{time.strftime('%Y-%m-%d')}；{machine()}；{a.repeat} 次运行的中位数。"]))
+            "", f"目标：1,000 篇在 {TARGET_S:g} 秒内查完，作者第二次运行（第一行）与首次运行（第二、三行，什么都没有缓存：目标 {FIRST_RUN_TARGET_S:g} 秒；第二行还要写出缓存）都是。命令行在两次运行之间保留每篇 frontmatter 的解析结果（正文每次都重新解析）、只读本篇与 conventions.yml 的规则（{cached}）的结果和发布计划对每个 SVG 文件的检查结论（`.cache/series-lint/`，按文件内容、解析器与规则源码、conventions.yml 的 SHA-256 以及所装 nh3、autocorrect 的文件失效），上面第一行是作者第二次运行时的情形；其余规则每次都重新检查。测量：{time.strftime('%Y-%m-%d')}；{machine()}；{a.repeat} 次运行的中位数。"]))
         print("wrote docs/performance.md")
     return 0
 

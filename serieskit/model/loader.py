@@ -102,7 +102,7 @@ def _load_series(root: Path, area: Path, conv: Conventions) -> Series:
     """Read a manifest (and its glossary) into a Series. A value of the wrong type falls back to its
     default: MAN001 / MAN002 / MAN003 check the raw data kept on the Series against the schema."""
     mpath = area / MANIFEST_FILE
-    rel = mpath.relative_to(root).as_posix()
+    rel = relative(mpath, root)
     s = Series(slug=area.name, dir=area, manifest_rel=rel, title=area.name, index_title=area.name,
                standing_examples=list(conv.standing_examples), stale_after_days=conv.stale_after_days)
     data, s.key_lines, _, s.manifest_error = _read_yaml(mpath, "the series manifest")
@@ -144,7 +144,7 @@ def _load_series(root: Path, area: Path, conv: Conventions) -> Series:
             s.glossary_outside = gl     # never read: MAN001 reports it
             return s
         s.glossary_file = gl
-        s.glossary_rel = gpath.relative_to(root).as_posix() if gpath.is_relative_to(root) else gl
+        s.glossary_rel = relative(gpath, root) if gpath.is_relative_to(root) else gl
         if not gpath.exists():
             s.glossary_missing = True
         else:
@@ -230,9 +230,9 @@ def _walk_folder(root: Path, d: Path, skipped: list[Skipped], inside: Path):
             try:
                 target = p.resolve(strict=True)
             except (OSError, RuntimeError) as exc:
-                skipped.append(Skipped(p.relative_to(root).as_posix(), "broken-link", _reason(exc)))
+                skipped.append(Skipped(relative(p, root), "broken-link", _reason(exc)))
                 continue
-            skipped.append(Skipped(p.relative_to(root).as_posix(), "linked-folder", str(target)))
+            skipped.append(Skipped(relative(p, root), "linked-folder", str(target)))
         elif not e.name.startswith("."):
             subfolders.append(p)
     for e in below:
@@ -244,17 +244,17 @@ def _walk_folder(root: Path, d: Path, skipped: list[Skipped], inside: Path):
             try:
                 target = p.resolve(strict=True)
             except (OSError, RuntimeError) as exc:
-                skipped.append(Skipped(p.relative_to(root).as_posix(), "broken-link", _reason(exc)))
+                skipped.append(Skipped(relative(p, root), "broken-link", _reason(exc)))
                 continue
             if not target.is_relative_to(inside):
-                skipped.append(Skipped(p.relative_to(root).as_posix(), "link-outside", str(target)))
+                skipped.append(Skipped(relative(p, root), "link-outside", str(target)))
                 continue
             if any(part.startswith(".") for part in target.relative_to(inside).parts):
-                skipped.append(Skipped(p.relative_to(root).as_posix(), "link-hidden", str(target)))
+                skipped.append(Skipped(relative(p, root), "link-hidden", str(target)))
                 continue
         kind = "" if not link and _listed_regular(e) else _not_regular(p)
         if kind:
-            skipped.append(Skipped(p.relative_to(root).as_posix(), "not-a-file", kind))
+            skipped.append(Skipped(relative(p, root), "not-a-file", kind))
             continue
         yield p
     return subfolders
