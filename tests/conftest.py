@@ -88,17 +88,29 @@ def host(served) -> str:
 
 # --- the sweep (tests/support/sweep.py): every page of a host's build read once per viewport -------------------
 @pytest.fixture(scope="session")
-def desktop(browser, server, built, host):
+def sweeps(browser, server, built, host, tmp_path_factory):
+    """Both viewports' sweeps at once: the phone's in a process of its own (its own Chromium), the
+    desktop's here; each takes a core."""
     from support.browser_harness import DESKTOP
-    from support.sweep import read_site
-    return read_site(browser, server, built, DESKTOP, "desktop", host)
+    from support.sweep import collect, read_site, read_site_apart
+    out = tmp_path_factory.mktemp(f"sweep-{host}") / "phone.json"
+    apart = read_site_apart(server.origin, built, "phone", host, out)
+    try:
+        desktop = read_site(browser, server, built, DESKTOP, "desktop", host)
+    except BaseException:
+        apart.kill()
+        raise
+    return {"desktop": desktop, "phone": collect(apart, out)}
 
 
 @pytest.fixture(scope="session")
-def phone(browser, server, built, host):
-    from support.browser_harness import PHONE
-    from support.sweep import read_site
-    return read_site(browser, server, built, PHONE, "phone", host)
+def desktop(sweeps):
+    return sweeps["desktop"]
+
+
+@pytest.fixture(scope="session")
+def phone(sweeps):
+    return sweeps["phone"]
 
 
 @pytest.fixture(params=["desktop", "phone"])

@@ -5,12 +5,22 @@ and everything the browser modules check about a page recorded from that one vis
 build's diagrams and formulas show under the policy, what is on screen in light and dark mode, the
 layout on a phone, axe-core's findings and the skip link. The tests assert over these records, each
 naming its page; nothing opens a page of the real site a second time to look at the same thing.
+
+The two viewports' sweeps of a build run at once (tests/conftest.py `sweeps`): the phone's in a process
+of its own with its own Chromium (`read_site_apart`, this module run as a script), the desktop's in the
+test process. Most of a sweep is axe-core working in one page's renderer, one core each.
 """
 from __future__ import annotations
 
+import dataclasses
+import json
+import os
 import re
+import subprocess
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import SimpleNamespace
 
 from support.browser_harness import (DESKTOP, INIT_SCRIPT, LAYOUT_JS, PHONE, READ_JS, READY_JS, ROOT, TODAY, run_axe,
                                      showcase_post)
@@ -18,6 +28,7 @@ from serieskit.analysis.mermaid import mermaid_fences
 from serieskit.model.loader import load_site
 
 SCREENSHOTS = ROOT / "artifacts" / "screenshots"
+VIEWPORTS = {"desktop": DESKTOP, "phone": PHONE}
 READY_TIMEOUT_MS = 20_000
 DRAWN_TIMEOUT_MS = 10_000
 
@@ -236,3 +247,46 @@ def read_site(browser, server, built, viewport: dict, name: str, host: str) -> d
             v.error = v.error or f"reading the policy's reports: {type(exc).__name__}: {exc}"
         ctx.close()
     return visits
+
+
+# --- a sweep in a process of its own ----------------------------------------------------------------------
+SWEEP_TIMEOUT_S = 900
+
+
+def read_site_apart(origin: str, built: Path, name: str, host: str, out: Path) -> subprocess.Popen:
+    """Start `read_site` for the viewport `name` of the site served at `origin`, in a process of its
+    own with its own Chromium (Playwright's sync API drives one per process); `collect` waits for it.
+    The visits come back as JSON in the file `out`."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "tests")])}
+    return subprocess.Popen([sys.executable, "-m", "support.sweep", origin, str(built), name, host, str(out)],
+                            cwd=ROOT / "tests", env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+
+
+def collect(proc: subprocess.Popen, out: Path) -> dict[str, Visit]:
+    """The visits of a sweep started by `read_site_apart` (its output, if it failed)."""
+    try:
+        said, _ = proc.communicate(timeout=SWEEP_TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        said, _ = proc.communicate()
+        raise RuntimeError(f"the sweep did not end in {SWEEP_TIMEOUT_S} s:\n{said.decode(errors='replace')[-4000:]}")
+    if proc.returncode != 0:
+        raise RuntimeError(f"the sweep failed (exit status {proc.returncode}):\n{said.decode(errors='replace')[-4000:]}")
+    return {path: Visit(**v) for path, v in json.loads(out.read_text(encoding="utf-8")).items()}
+
+
+def main(origin: str, built: str, name: str, host: str, out: str) -> None:
+    from playwright.sync_api import sync_playwright
+
+    from support.browser_harness import launch
+    with sync_playwright() as pw:
+        browser = launch(pw)
+        try:
+            visits = read_site(browser, SimpleNamespace(origin=origin), Path(built), VIEWPORTS[name], name, host)
+        finally:
+            browser.close()
+    Path(out).write_text(json.dumps({p: dataclasses.asdict(v) for p, v in visits.items()}), encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main(*sys.argv[1:])
