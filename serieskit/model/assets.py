@@ -184,14 +184,15 @@ def start_checks(files: dict[str, Path], data_suffixes: tuple[str, ...], previou
 def _check(site_path: str, src: Path, data_suffixes: tuple[str, ...], checked_only: bool, verdicts):
     """`classify`, or for an SVG file whose bytes `verdicts` has seen, the verdict kept for them; and
     the verdict entry this used or made (`verdicts.entries_of`: a child process hands it back)."""
-    if verdicts is None or src.suffix.lower() != ".svg":
+    data = None
+    if verdicts is not None and src.suffix.lower() == ".svg":
+        try:
+            data = src.read_bytes()
+        except OSError:
+            pass                # classify() reads it again and words the problem
+    if data is None:
         return (*classify(site_path, src, data_suffixes, checked_only=checked_only), {})
-    rel = f"{SERIES_DIR}/{site_path}"
-    try:
-        data = src.read_bytes()
-    except OSError:
-        return (*classify(site_path, src, data_suffixes, checked_only=checked_only), {})   # it words the problem
-    digest = verdicts.digest(data)
+    rel, digest = f"{SERIES_DIR}/{site_path}", verdicts.digest(data)
     hit = verdicts.get(rel, digest)
     if hit is None:
         asset, problems = classify(site_path, src, data_suffixes, data, checked_only=True)
