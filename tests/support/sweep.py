@@ -256,22 +256,28 @@ SWEEP_TIMEOUT_S = 900
 def read_site_apart(origin: str, built: Path, name: str, host: str, out: Path) -> subprocess.Popen:
     """Start `read_site` for the viewport `name` of the site served at `origin`, in a process of its
     own with its own Chromium (Playwright's sync API drives one per process); `collect` waits for it.
-    The visits come back as JSON in the file `out`."""
+    The visits come back as JSON in the file `out`, what the process prints in `out` + ".log" (a file,
+    not a pipe: nobody reads a pipe while the desktop sweep runs, and a full one would stop the process)."""
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "tests")])}
-    return subprocess.Popen([sys.executable, "-m", "support.sweep", origin, str(built), name, host, str(out)],
-                            cwd=ROOT / "tests", env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    with open(_log(out), "wb") as log:
+        return subprocess.Popen([sys.executable, "-m", "support.sweep", origin, str(built), name, host, str(out)],
+                                cwd=ROOT / "tests", env=env, stdout=log, stderr=subprocess.STDOUT)
+
+
+def _log(out: Path) -> Path:
+    return out.with_name(out.name + ".log")
 
 
 def collect(proc: subprocess.Popen, out: Path) -> dict[str, Visit]:
     """The visits of a sweep started by `read_site_apart` (its output, if it failed)."""
     try:
-        said, _ = proc.communicate(timeout=SWEEP_TIMEOUT_S)
+        proc.wait(timeout=SWEEP_TIMEOUT_S)
     except subprocess.TimeoutExpired:
         proc.kill()
-        said, _ = proc.communicate()
-        raise RuntimeError(f"the sweep did not end in {SWEEP_TIMEOUT_S} s:\n{said.decode(errors='replace')[-4000:]}")
+        proc.wait()
+        raise RuntimeError(f"the sweep did not end in {SWEEP_TIMEOUT_S} s:\n{_log(out).read_text(errors='replace')[-4000:]}")
     if proc.returncode != 0:
-        raise RuntimeError(f"the sweep failed (exit status {proc.returncode}):\n{said.decode(errors='replace')[-4000:]}")
+        raise RuntimeError(f"the sweep failed (exit status {proc.returncode}):\n{_log(out).read_text(errors='replace')[-4000:]}")
     return {path: Visit(**v) for path, v in json.loads(out.read_text(encoding="utf-8")).items()}
 
 
