@@ -50,25 +50,54 @@ def browser():
     pw.stop()
 
 
+def pytest_itemcollected(item):
+    """A test that drives the browser or reads a sweep is marked `browser` by the fixtures it uses
+    (nothing to remember; before `-m` selects)."""
+    if "browser" in getattr(item, "fixturenames", ()) or _reads_a_sweep(item):
+        item.add_marker(pytest.mark.browser)
+
+
+@pytest.hookimpl(trylast=True)     # (after pytest has selected the tests and grouped them by their session fixtures)
 def pytest_collection_modifyitems(config, items):
-    """A test that drives the browser is marked `browser` by the fixture it uses (nothing to remember)."""
-    for item in items:
-        if "browser" in getattr(item, "fixturenames", ()):
-            item.add_marker(pytest.mark.browser)
+    """The modules without a browser test first, then the other browser modules (whole: a module's
+    fixtures are made once), then the tests that read a sweep; each in the order they had. The sweeps
+    run in the background meanwhile (`sites`), beside the tests that keep one core, and are done, or
+    nearly, before the tests that drive a browser of their own."""
+    with_browser = {item.module for item in items if item.get_closest_marker("browser")}
+
+    def rank(item) -> int:
+        return 2 if _reads_a_sweep(item) else 1 if item.module in with_browser else 0
+    items.sort(key=rank)
+
+
+def _reads_a_sweep(item) -> bool:
+    return "sweeps" in getattr(item, "fixturenames", ())
+
+
+@pytest.fixture(scope="session")
+def sites(tmp_path_factory):
+    """Each host's build of the real site, served, and its sweep (tests/support/sites.py)."""
+    from support.sites import Sites
+    s = Sites(tmp_path_factory.mktemp("sites"))
+    yield s
+    s.close()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _sweeps_in_the_background(request):
+    """The sweeps the selected tests read, started when the session starts."""
+    hosts = [h for h in HOSTS if any(_reads_a_sweep(i) and getattr(i, "callspec", None) is not None
+                                     and i.callspec.params.get("served") == h for i in request.session.items)]
+    if hosts:
+        request.getfixturevalue("sites").start_sweeps(hosts)
 
 
 @pytest.fixture(scope="session", params=HOSTS)
-def served(request, tmp_path_factory):
+def served(request, sites):
     """The real site, built by each host (MkDocs, Zensical) for the address it is served at (a free
     port on 127.0.0.1), served with its `_headers` (the Content-Security-Policy as a header too): one
     build per host for every browser test module that reads the real site."""
-    from support.browser_harness import TODAY as SITE_TODAY, SiteServer, build_site
-    out = tmp_path_factory.mktemp(f"browser-{request.param}") / "site"
-    out.mkdir()
-    with SiteServer(out, cache=True, headers=True) as srv:
-        r = build_site(out, ROOT, today=SITE_TODAY, site_url=srv.base, host=request.param)
-        assert r.returncode == 0, f"{request.param} build of the real site failed:\n" + (r.stdout + r.stderr)[-4000:]
-        yield srv, out, request.param
+    return sites.site(request.param)
 
 
 @pytest.fixture(scope="session")
@@ -88,19 +117,10 @@ def host(served) -> str:
 
 # --- the sweep (tests/support/sweep.py): every page of a host's build read once per viewport -------------------
 @pytest.fixture(scope="session")
-def sweeps(browser, server, built, host, tmp_path_factory):
-    """Both viewports' sweeps at once: the phone's in a process of its own (its own Chromium), the
-    desktop's here; each takes a core."""
-    from support.browser_harness import DESKTOP
-    from support.sweep import collect, read_site, read_site_apart
-    out = tmp_path_factory.mktemp(f"sweep-{host}") / "phone.json"
-    apart = read_site_apart(server.origin, built, "phone", host, out)
-    try:
-        desktop = read_site(browser, server, built, DESKTOP, "desktop", host)
-    except BaseException:
-        apart.kill()
-        raise
-    return {"desktop": desktop, "phone": collect(apart, out)}
+def sweeps(sites, served):
+    """Both viewports' sweeps of the host's build, each in a process of its own (its own Chromium),
+    started in the background when the session started (`_sweeps_in_the_background`)."""
+    return sites.sweeps(served[2])
 
 
 @pytest.fixture(scope="session")

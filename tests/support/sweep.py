@@ -6,9 +6,9 @@ build's diagrams and formulas show under the policy, what is on screen in light 
 layout on a phone, axe-core's findings and the skip link. The tests assert over these records, each
 naming its page; nothing opens a page of the real site a second time to look at the same thing.
 
-The two viewports' sweeps of a build run at once (tests/conftest.py `sweeps`): the phone's in a process
-of its own with its own Chromium (`read_site_apart`, this module run as a script), the desktop's in the
-test process. Most of a sweep is axe-core working in one page's renderer, one core each.
+The two viewports' sweeps of a build run at once, each in a process of its own with its own Chromium
+(`read_site_apart`, this module run as a script), started in the background when the session starts
+(tests/support/sites.py). Most of a sweep is axe-core working in one page's renderer, one core each.
 """
 from __future__ import annotations
 
@@ -257,7 +257,7 @@ def read_site_apart(origin: str, built: Path, name: str, host: str, out: Path) -
     """Start `read_site` for the viewport `name` of the site served at `origin`, in a process of its
     own with its own Chromium (Playwright's sync API drives one per process); `collect` waits for it.
     The visits come back as JSON in the file `out`, what the process prints in `out` + ".log" (a file,
-    not a pipe: nobody reads a pipe while the desktop sweep runs, and a full one would stop the process)."""
+    not a pipe: nobody reads a pipe while the sweep runs, and a full one would stop the process)."""
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "tests")])}
     with open(_log(out), "wb") as log:
         return subprocess.Popen([sys.executable, "-m", "support.sweep", origin, str(built), name, host, str(out)],
