@@ -5,7 +5,8 @@ every page read once per viewport, tests/conftest.py `sweeps`).
 A sweep is the longest thing the suite does (about two minutes a host, most of it axe-core in a page's
 renderer), and most of the suite's other tests keep one core: the sweeps start in the background when
 the session starts (`start_sweeps`, for the hosts whose sweep a selected test reads), in processes of
-their own, one host after the other, and the tests that read them run last (conftest.py orders them).
+their own, one at a time (host by host, viewport by viewport), and the tests that read them run last
+(conftest.py orders them).
 Whoever asks first for a host's build makes it (the background or a test); the others wait for it.
 """
 from __future__ import annotations
@@ -67,14 +68,19 @@ class Sites:
         return self._swept[host].result()
 
     def _sweep(self, host: str) -> dict:
+        """The two viewports' sweeps, one after the other: one core for the background, the other for
+        the tests that run meanwhile (most of them keep one core)."""
         srv, out, _ = self.site(host)
-        files = {name: self._base / f"sweep-{host}-{name}.json" for name in VIEWPORTS}
-        with self._lock:
-            if self._closed:
-                raise RuntimeError("the session ended before the sweep started")
-            procs = {name: read_site_apart(srv.origin, out, name, host, f) for name, f in files.items()}
-            self._procs += procs.values()
-        return {name: collect(proc, files[name]) for name, proc in procs.items()}
+        visits = {}
+        for name in VIEWPORTS:
+            file = self._base / f"sweep-{host}-{name}.json"
+            with self._lock:
+                if self._closed:
+                    raise RuntimeError("the session ended before the sweep started")
+                proc = read_site_apart(srv.origin, out, name, host, file)
+                self._procs.append(proc)
+            visits[name] = collect(proc, file)
+        return visits
 
     def close(self) -> None:
         """End what still runs (a session stopped early), then stop the servers."""
