@@ -86,8 +86,8 @@ def sites(tmp_path_factory):
 @pytest.fixture(scope="session", autouse=True)
 def _sweeps_in_the_background(request):
     """The sweeps the selected tests read, started when the session starts."""
-    hosts = [h for h in HOSTS if any(_reads_a_sweep(i) and getattr(i, "callspec", None) is not None
-                                     and i.callspec.params.get("served") == h for i in request.session.items)]
+    swept = {i.callspec.params.get("served") for i in request.session.items if _reads_a_sweep(i)}
+    hosts = [h for h in HOSTS if h in swept]
     if hosts:
         request.getfixturevalue("sites").start_sweeps(hosts)
 

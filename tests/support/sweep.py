@@ -6,9 +6,9 @@ build's diagrams and formulas show under the policy, what is on screen in light 
 layout on a phone, axe-core's findings and the skip link. The tests assert over these records, each
 naming its page; nothing opens a page of the real site a second time to look at the same thing.
 
-The two viewports' sweeps of a build run at once, each in a process of its own with its own Chromium
-(`read_site_apart`, this module run as a script), started in the background when the session starts
-(tests/support/sites.py). Most of a sweep is axe-core working in one page's renderer, one core each.
+Each viewport's sweep of a build runs in a process of its own with its own Chromium (`read_site_apart`,
+this module run as a script), one sweep at a time, in the background from the session's start
+(tests/support/sites.py). Most of a sweep is axe-core working in one page's renderer, on one core.
 """
 from __future__ import annotations
 
